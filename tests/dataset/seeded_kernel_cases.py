@@ -1,4 +1,4 @@
-"""Seeded random kernels recorded on MindSpore 2.10 (``tests/fixtures/dataset/seeded_kernels_oracle.npz``, by
+"""Seeded random kernels (images, spectrograms, boxes) recorded on MindSpore 2.10 (``tests/fixtures/dataset/seeded_kernels_oracle.npz``, by
 ``tests/fixtures/dataset/record_seeded_kernels_oracle.py``); the same code runs them on sporax and MindSpore.
 
 Each case runs eagerly (six calls under ``set_seed(3)``) and in a seeded map with 1 and 2 workers (two epochs of
@@ -18,6 +18,11 @@ BOX_CASES = {
     "RandomResizedCropWithBBox": "vision.RandomResizedCropWithBBox(8)",
     "RandomCropWithBBox": "vision.RandomCropWithBBox(10)",
 }
+AUDIO_CASES = {
+    "FrequencyMasking": "audio.FrequencyMasking(True, 4)",
+    "TimeMasking": "audio.TimeMasking(True, 5)",
+    "MaskAlongAxisIID": "audio.MaskAlongAxisIID(5, 0.5, 2)",
+}
 BOXES = np.array([[1, 2, 5, 4, 0], [3, 3, 6, 7, 1], [10, 8, 3, 3, 2]], np.float32)
 
 
@@ -25,20 +30,36 @@ def images():
     return np.random.default_rng(0).integers(0, 256, (6, 12, 14, 3), dtype=np.uint8)
 
 
+def spectrograms():
+    return np.random.default_rng(0).random((6, 16, 20), dtype=np.float32)
+
+
+def _operation(dataset, vision, name):
+    from importlib import import_module
+
+    audio = import_module(dataset.__name__ + ".audio")
+    cases = {**IMAGE_CASES, **AUDIO_CASES, **BOX_CASES}
+    return eval(cases[name], {"vision": vision, "audio": audio})
+
+
+def _inputs(name):
+    return spectrograms() if name in AUDIO_CASES else images()
+
+
 def _flat(values):
     return np.concatenate([np.asarray(value, np.float64).reshape(-1) for value in values])
 
 
 def run_eager(dataset, vision, name):
-    """Six eager calls of image case ``name`` under seed 3, flattened."""
+    """Six eager calls of image or audio case ``name`` under seed 3, flattened."""
     dataset.config.set_seed(3)
-    operation = eval(IMAGE_CASES[name], {"vision": vision})
-    return _flat([operation(image) for image in images()])
+    operation = _operation(dataset, vision, name)
+    return _flat([operation(item) for item in _inputs(name)])
 
 
 def run_map(dataset, vision, name, workers):
     """Two epochs of a seeded map of case ``name`` (image or box case), every output flattened in order."""
-    pixels = images()
+    pixels = _inputs(name)
     boxed = name in BOX_CASES
 
     def rows():
@@ -47,7 +68,7 @@ def run_map(dataset, vision, name, workers):
 
     dataset.config.set_seed(3)
     columns = ["image", "bbox"] if boxed else ["image"]
-    operation = eval((BOX_CASES if boxed else IMAGE_CASES)[name], {"vision": vision})
+    operation = _operation(dataset, vision, name)
     data = dataset.GeneratorDataset(rows, columns, shuffle=False).map(operation, columns,
                                                                       num_parallel_workers=workers)
     iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
@@ -58,8 +79,9 @@ def run_map(dataset, vision, name, workers):
 
 def keys():
     """Every recorded (key, runner) pair."""
-    out = [(f"{name}/eager", lambda d, v, name=name: run_eager(d, v, name)) for name in IMAGE_CASES]
-    for name in list(IMAGE_CASES) + list(BOX_CASES):
+    eager = list(IMAGE_CASES) + list(AUDIO_CASES)
+    out = [(f"{name}/eager", lambda d, v, name=name: run_eager(d, v, name)) for name in eager]
+    for name in list(IMAGE_CASES) + list(AUDIO_CASES) + list(BOX_CASES):
         for workers in (1, 2):
             out.append((f"{name}/map{workers}", lambda d, v, name=name, w=workers: run_map(d, v, name, w)))
     return out

@@ -1,4 +1,5 @@
-"""Seeded random kernels (images, spectrograms, boxes) recorded on MindSpore 2.10 (``tests/fixtures/dataset/seeded_kernels_oracle.npz``, by
+"""Seeded random kernels (images, spectrograms, boxes) recorded on MindSpore 2.10
+(``tests/fixtures/dataset/seeded_kernels_oracle.npz``, by
 ``tests/fixtures/dataset/record_seeded_kernels_oracle.py``); the same code runs them on sporax and MindSpore.
 
 Each case runs eagerly (six calls under ``set_seed(3)``) and in a seeded map with 1 and 2 workers (two epochs of

@@ -11,6 +11,10 @@ IMAGE_CASES = {
     "RandomColor": "vision.RandomColor((0.5, 1.5))",
     "RandomLighting": "vision.RandomLighting(0.1)",
     "CutOut": "vision.CutOut(4, 2)",
+    "UniformAugment": "vision.UniformAugment([vision.RandomCrop(12), vision.RandomHorizontalFlip(1.0), "
+                      "vision.Invert()], 2)",
+    "RandomSelectSubpolicy": "vision.RandomSelectSubpolicy([[(vision.Invert(), 0.5), "
+                             "(vision.RandomHorizontalFlip(), 0.5)], [(vision.Equalize(), 0.7)]])",
 }
 BOX_CASES = {
     "RandomHorizontalFlipWithBBox": "vision.RandomHorizontalFlipWithBBox()",

@@ -5,7 +5,7 @@ import random as python_random
 import numpy as np
 
 from sporax.dataset.core import config
-from sporax.dataset.core.random import eager_words
+from sporax.dataset.core.random import eager_words, nested_operations
 from sporax.dataset.engine.gamma_draws import Normal
 from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
@@ -315,6 +315,7 @@ class RandomSelectSubpolicy(TensorOperation):
     """Pick one sub-policy (a list of (transform, prob) pairs) at random and apply it."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, policy):
         if not isinstance(policy, list) or not policy:
@@ -330,6 +331,16 @@ class RandomSelectSubpolicy(TensorOperation):
         self.policy = policy
 
     def __call__(self, *columns):
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: the sub-policy by uniform_int_distribution, then per step
+            # uniform_real_distribution<double>(0, 1) <= prob; the steps' own draws keep the dataset seed.
+            subpolicy = self.policy[below(words, len(self.policy))]
+            with nested_operations():
+                for op, prob in subpolicy:
+                    if canonical(words) <= prob:
+                        columns = apply_chain([op], columns)
+            return unpack(columns)
         rng = random_generator()
         subpolicy = self.policy[min(int(rng.random() * len(self.policy)), len(self.policy) - 1)]
         for op, prob in subpolicy:
@@ -338,10 +349,39 @@ class RandomSelectSubpolicy(TensorOperation):
         return unpack(columns)
 
 
+def _sample_in_order(population, count, words):
+    """GCC's ``std::sample`` of ``count`` of ``range(population)`` into an output iterator (selection sampling,
+    keeping order), two decisions a draw while ``population ** 2`` fits in the engine's range."""
+    chosen, left, index = [], population, 0
+    if words.span // max(population, 1) >= population:
+        while count and left >= 2:
+            first, second = divmod(below(words, left * (left - 1)), left - 1)
+            left -= 1
+            if first < count:
+                chosen.append(index)
+                count -= 1
+            index += 1
+            if not count:
+                break
+            left -= 1
+            if second < count:
+                chosen.append(index)
+                count -= 1
+            index += 1
+    while count:
+        left -= 1
+        if below(words, left + 1) < count:
+            chosen.append(index)
+            count -= 1
+        index += 1
+    return chosen
+
+
 class UniformAugment(TensorOperation):
     """Apply ``num_ops`` transforms picked at random (without repeats) from ``transforms``, each with prob 0.5."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, transforms, num_ops=2):
         if not isinstance(transforms, list) or not transforms:
@@ -351,6 +391,15 @@ class UniformAugment(TensorOperation):
         self.transforms, self.num_ops = transforms, num_ops
 
     def __call__(self, img):
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: GCC's std::sample of num_ops transforms (in list order), then per transform
+            # uniform_int_distribution(0, 1): 0 applies it; the transforms' own draws keep the dataset seed.
+            with nested_operations():
+                for index in _sample_in_order(len(self.transforms), self.num_ops, words):
+                    if below(words, 2) == 0:
+                        img = self.transforms[index](img)
+            return img
         rng = random_generator()
         chosen = rng.permutation(len(self.transforms))[:self.num_ops]
         for index in chosen:

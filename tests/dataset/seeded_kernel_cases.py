@@ -15,6 +15,8 @@ IMAGE_CASES = {
                       "vision.Invert()], 2)",
     "RandomSelectSubpolicy": "vision.RandomSelectSubpolicy([[(vision.Invert(), 0.5), "
                              "(vision.RandomHorizontalFlip(), 0.5)], [(vision.Equalize(), 0.7)]])",
+    # Python in MindSpore: its random transforms run eagerly, repeating their draws every call.
+    "RandomOrder": "transforms.RandomOrder([vision.Invert(), vision.HorizontalFlip(), vision.RandomCrop(10)])",
 }
 BOX_CASES = {
     "RandomHorizontalFlipWithBBox": "vision.RandomHorizontalFlipWithBBox()",
@@ -42,9 +44,9 @@ def spectrograms():
 def _operation(dataset, vision, name):
     from importlib import import_module
 
-    audio = import_module(dataset.__name__ + ".audio")
+    audio, transforms = import_module(dataset.__name__ + ".audio"), import_module(dataset.__name__ + ".transforms")
     cases = {**IMAGE_CASES, **AUDIO_CASES, **BOX_CASES}
-    return eval(cases[name], {"vision": vision, "audio": audio})
+    return eval(cases[name], {"vision": vision, "audio": audio, "transforms": transforms})
 
 
 def _inputs(name):

@@ -1,7 +1,6 @@
 """Random kernels give MindSpore 2.10's exact values under a dataset seed, eagerly and in a map of 1 or 2
 workers (``seeded_kernel_cases.py``): RandomColor, RandomLighting, CutOut, UniformAugment,
-RandomSelectSubpolicy, the bounding-box transforms and the
-random spectrogram masks."""
+RandomSelectSubpolicy, RandomOrder, the bounding-box transforms and the random spectrogram masks."""
 import os
 
 import numpy as np

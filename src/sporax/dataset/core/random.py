@@ -246,6 +246,26 @@ class MindSporeStreams:
         return words
 
 
+class python_operation:
+    """Context manager around the transforms a MindSpore *Python* operation (RandomOrder) runs: MindSpore calls
+    them eagerly, so under a set seed each call of a random one repeats its eager draws, in a pipeline too.
+
+    Example:
+        >>> with python_operation():
+        ...     columns = apply_chain(self.transforms, columns)
+    """
+
+    __slots__ = ("previous",)
+
+    def __enter__(self):
+        self.previous = set_current_rng(None)  # each transform's call then installs its own eager draws
+        return self
+
+    def __exit__(self, *exc):
+        set_current_rng(self.previous)
+        return False
+
+
 class nested_operations:
     """Context manager around the operations a RandomApply/RandomChoice runs: in a seeded pipeline their
     copies keep the dataset seed in every worker (``MindSporeStreams.words_for``).

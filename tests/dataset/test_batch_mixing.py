@@ -110,3 +110,13 @@ def test_bad_batches_name_the_operation(images, labels, message):
     for operation in (vision.MixUpBatch(), vision.CutMixBatch(vision.ImageBatchFormat.NHWC)):
         with pytest.raises(RuntimeError, match=f"{type(operation).__name__}: .*{message}"):
             operation(images, labels)
+
+
+def test_seeded_mixup_equals_mindspores(seeded):
+    # MindSpore's MixUp is Python: Beta weights from NumPy's global generator, which set_seed seeds.
+    seeded(3)
+    images = np.random.default_rng(0).integers(0, 256, (4, 3, 3, 3), dtype=np.uint8)
+    _, labels = vision.MixUp(4, 0.5)(images, np.eye(4, dtype=np.float32))
+    expected = [[0.376937, 0.623063, 0.0, 0.0], [0.0, 0.244887, 0.755113, 0.0], [0.0, 0.0, 0.268585, 0.731415],
+                [0.986551, 0.0, 0.0, 0.013449]]  # MindSpore 2.10, rounded to 6 digits
+    np.testing.assert_allclose(labels, expected, atol=5e-7)

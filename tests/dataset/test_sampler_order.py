@@ -101,3 +101,23 @@ def test_subset_and_weighted_samplers_equal_mindspores(seeded, name):
     data = ds.NumpySlicesDataset({"x": np.arange(20)}, sampler=sampler)
     iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
     assert [[int(row[0]) for row in iterator] for _ in range(2)] == SAMPLED[name]
+
+
+@pytest.mark.parametrize("shuffle,expected", [
+    # label * 100 + pixel (class c's image i has pixel 40 c + i); two epochs, ds.config.set_seed(3), MindSpore 2.10
+    (True, [[280, 282, 143, 141, 0, 2], [283, 283, 142, 140, 3, 3]]),
+    (False, [[2, 0, 142, 143, 281, 280], [3, 3, 142, 140, 283, 283]]),
+])
+def test_pk_sampler_equals_mindspores(seeded, tmp_path, shuffle, expected):
+    # Classes shuffled once by std::mt19937(seed) (shuffle=True), rows drawn with replacement, pass k from seed + k.
+    from PIL import Image
+
+    for label in range(3):
+        (tmp_path / f"c{label}").mkdir()
+        for index in range(4):
+            Image.fromarray(np.full((2, 2, 3), 40 * label + index, np.uint8)).save(tmp_path / f"c{label}/{index}.png")
+    seeded(3)
+    data = ds.ImageFolderDataset(str(tmp_path), sampler=ds.PKSampler(2, shuffle=shuffle), decode=True)
+    iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
+    got = [[int(label) * 100 + int(image[0, 0, 0]) for image, label in iterator] for _ in range(2)]
+    assert got == expected

@@ -313,6 +313,24 @@ class PKSampler(BuiltinSampler):
             chosen = chosen[rng.permutation(len(chosen))]
         return chosen[:self._count(n)]
 
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None:
+            return self._indices(n, rng)
+        # MindSpore's: the classes in label order, shuffled (shuffle=True) by std::mt19937(seed) on the first pass
+        # only; then for each class num_val rows drawn with replacement, pass k from std::mt19937(seed + k).
+        seed, k = pass_key
+        classes = self._classes().tolist()
+        words = sampler_order.TwisterWords(seed)
+        if self.shuffle:
+            sampler_order.shuffle(classes, words)
+        if k:
+            words = sampler_order.TwisterWords(seed + k)
+        chosen = []
+        for label in classes:
+            rows = np.flatnonzero(self.labels == label)
+            chosen.extend(int(rows[sampler_order.below(words, len(rows))]) for _ in range(self.num_val))
+        return chosen[:self._count(n)]
+
 
 class Sampler(BuiltinSampler):
     """Base for user samplers: subclass it and implement ``__iter__`` yielding row indices.

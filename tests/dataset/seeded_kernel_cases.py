@@ -29,6 +29,8 @@ AUDIO_CASES = {
     "FrequencyMasking": "audio.FrequencyMasking(True, 4)",
     "TimeMasking": "audio.TimeMasking(True, 5)",
     "MaskAlongAxisIID": "audio.MaskAlongAxisIID(5, 0.5, 2)",
+    "Dither RPDF": "audio.Dither(audio.DensityFunction.RPDF, False)",
+    "Dither GPDF": "audio.Dither(audio.DensityFunction.GPDF, True)",
 }
 BOXES = np.array([[1, 2, 5, 4, 0], [3, 3, 6, 7, 1], [10, 8, 3, 3, 2]], np.float32)
 

@@ -24,6 +24,7 @@ BOX_CASES = {
     "RandomResizeWithBBox": "vision.RandomResizeWithBBox(8)",
     "RandomResizedCropWithBBox": "vision.RandomResizedCropWithBBox(8)",
     "RandomCropWithBBox": "vision.RandomCropWithBBox(10)",
+    "BoundingBoxAugment": "vision.BoundingBoxAugment(vision.RandomVerticalFlip(0.5), 0.6)",
 }
 AUDIO_CASES = {
     "FrequencyMasking": "audio.FrequencyMasking(True, 4)",

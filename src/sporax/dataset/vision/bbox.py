@@ -1,8 +1,8 @@
 """Transforms of an (image, bounding boxes) pair; boxes are rows of [x, y, width, height, ...]."""
 import numpy as np
 
-from sporax.dataset.core.random import eager_words
-from sporax.dataset.engine.sampler_order import canonical
+from sporax.dataset.core.random import eager_words, nested_operations
+from sporax.dataset.engine.sampler_order import canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.geometry import target_size
 from sporax.dataset.vision.random_geometry import RandomCrop, RandomResize, RandomResizedCrop
@@ -137,6 +137,7 @@ class BoundingBoxAugment(TensorOperation):
     """Apply ``transform`` to the image region of each box, each with probability ``ratio``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, transform, ratio=0.3):
         if not callable(transform):
@@ -147,12 +148,17 @@ class BoundingBoxAugment(TensorOperation):
     def __call__(self, img, bboxes):
         image = as_image("BoundingBoxAugment", img).copy()
         boxes = check_boxes("BoundingBoxAugment", image, bboxes)
-        draws = random_generator().random(boxes.shape[0])
+        words = eager_words(self)
+        # MindSpore's kernel: per box uniform_real_distribution<float>(0, 1) < ratio; the transform's own draws keep
+        # the dataset seed.
+        draws = ([uniform_float(words, 0.0, 1.0) for _ in range(boxes.shape[0])] if words is not None
+                 else random_generator().random(boxes.shape[0]))
         for box, draw in zip(boxes, draws):
             x, y, w, h = (int(v) for v in box[:4])
             if draw >= self.ratio or w <= 0 or h <= 0:
                 continue
-            region = np.asarray(self.transform(image[y:y + h, x:x + w].copy()))
+            with nested_operations():
+                region = np.asarray(self.transform(image[y:y + h, x:x + w].copy()))
             if region.shape[:2] != (h, w):
                 region = resize_array(region, h, w, Inter.BILINEAR)
             image[y:y + h, x:x + w] = region.astype(image.dtype).reshape(image[y:y + h, x:x + w].shape)

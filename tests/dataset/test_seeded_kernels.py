@@ -1,8 +1,7 @@
 """Random kernels give MindSpore 2.10's exact values under a dataset seed, eagerly and in a map of 1 or 2
 workers (``seeded_kernel_cases.py``): RandomColor, RandomLighting, CutOut, UniformAugment,
 RandomSelectSubpolicy, RandomOrder, the bounding-box transforms (BoundingBoxAugment too), the random
-spectrogram masks and Dither's
-RPDF/GPDF noise."""
+spectrogram masks and Dither's RPDF/GPDF noise."""
 import os
 
 import numpy as np

@@ -3,10 +3,13 @@
 Under a set dataset seed, the transforms that know MindSpore 2.10's draws (``mindspore_draws``:
 RandomCrop, the flips, RandomResizedCrop, RandomColorAdjust, RandomRotation, RandomAffine, RandomResize,
 RandomSharpness/Posterize/Solarize, the bernoulli ones, RandomApply/RandomChoice, AutoAugment, RandAugment,
-TrivialAugmentWide) follow its per-worker streams instead (MindSporeStreams, below): their values then
+TrivialAugmentWide, RandomColor, RandomLighting, CutOut, UniformAugment, RandomSelectSubpolicy, MixUpBatch,
+CutMixBatch, the box transforms, BoundingBoxAugment, the random spectrogram masks, Dither's RPDF/GPDF)
+follow its per-worker streams instead (MindSporeStreams, below): their values then
 depend on the map's requested
 ``num_parallel_workers``, as MindSpore's do, but still not on how many threads or processes run it
-(RandomErasing and RandomOrder, Python in MindSpore, draw from Python's seeded ``random`` in row order).
+(RandomErasing and RandomOrder, Python in MindSpore, draw from Python's seeded ``random`` in row order, and
+MixUp from NumPy's seeded global generator).
 Everything else works as follows.
 
 Interface for transform authors (``sporax.dataset.transforms`` / ``vision`` / ``text``)::

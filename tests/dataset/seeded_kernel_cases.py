@@ -57,7 +57,8 @@ def _inputs(name):
 
 
 def _flat(values):
-    return np.concatenate([np.asarray(value, np.float64).reshape(-1) for value in values])
+    # Every output is uint8 or float32 (box counts are small ints): float32 holds them exactly.
+    return np.concatenate([np.asarray(value, np.float32).reshape(-1) for value in values])
 
 
 def run_eager(dataset, vision, name):

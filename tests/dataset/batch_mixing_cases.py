@@ -1,5 +1,5 @@
 """The MixUpBatch/CutMixBatch cases recorded on MindSpore 2.10 (``tests/fixtures/dataset/batch_mixing_oracle.npz``,
-by ``tests/fixtures/dataset/record_batch_mixing_oracle.py``); the same code runs them on sporax and MindSpore.
+by ``tests/fixtures/dataset/record_seeded_draws_oracle.py``); the same code runs them on sporax and MindSpore.
 
 A case is (kind, seed, batch size, alpha, prob, layout, image dtype, labels): labels 2 is int32 <N, C>, 3 is
 int32 <N, L, C> (two labels a row), a dtype name is <N, C> of that dtype. Every third case has 1 channel.

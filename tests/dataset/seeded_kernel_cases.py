@@ -1,6 +1,6 @@
 """Seeded random kernels (images, spectrograms, boxes) recorded on MindSpore 2.10
 (``tests/fixtures/dataset/seeded_kernels_oracle.npz``, by
-``tests/fixtures/dataset/record_seeded_kernels_oracle.py``); the same code runs them on sporax and MindSpore.
+``tests/fixtures/dataset/record_seeded_draws_oracle.py``); the same code runs them on sporax and MindSpore.
 
 Each case runs eagerly (six calls under ``set_seed(3)``) and in a seeded map with 1 and 2 workers (two epochs of
 six rows from a generator that yields fresh copies: MindSpore's box kernels change their input in place).

@@ -253,9 +253,10 @@ class python_operation:
     """Context manager around the transforms a MindSpore *Python* operation (RandomOrder) runs: MindSpore calls
     them eagerly, so under a set seed each call of a random one repeats its eager draws, in a pipeline too.
 
-    Example:
-        >>> with python_operation():
-        ...     columns = apply_chain(self.transforms, columns)
+    Used inside such an operation's ``__call__``::
+
+        with python_operation():
+            columns = apply_chain(self.transforms, columns)
     """
 
     __slots__ = ("previous",)

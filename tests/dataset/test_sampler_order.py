@@ -80,3 +80,44 @@ def test_repeat_passes_and_distributed_shards(seeded):
     assert shard(10, 3, 2, 2) == [[2, 3, 5, 6], [4, 3, 1, 8]]
     assert shard(10, 3, 0, 1) == [[0, 9, 4, 7]]
     assert shard(10, 3, 1, 1, num_samples=2) == [[6, 1]]
+
+
+SAMPLED = {  # ds.config.set_seed(3), 20 rows, two epochs of one iterator, on MindSpore 2.10
+    "subset": [[7, 13, 1, 5, 11, 3, 9], [5, 9, 7, 1, 3, 13, 11]],
+    "weighted": [[2, 17, 3, 11, 9, 0, 1, 5, 2, 14, 3, 9]] * 2,
+    "weighted without replacement": [[5, 6, 2, 10, 7, 0, 8, 11, 18, 19, 3, 13]] * 2,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLED))
+def test_subset_and_weighted_samplers_equal_mindspores(seeded, name):
+    # SubsetRandomSampler re-shuffles the previous pass with a fresh std::mt19937(seed); WeightedRandomSampler
+    # re-seeds every pass, so its epochs repeat.
+    seeded(3)
+    sampler = {"subset": lambda: ds.SubsetRandomSampler([1, 3, 5, 7, 9, 11, 13]),
+               "weighted": lambda: ds.WeightedRandomSampler([1, 2, 3, 4] * 5, 12),
+               "weighted without replacement": lambda: ds.WeightedRandomSampler([1, 2, 3, 4] * 5, 12,
+                                                                                replacement=False)}[name]()
+    data = ds.NumpySlicesDataset({"x": np.arange(20)}, sampler=sampler)
+    iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
+    assert [[int(row[0]) for row in iterator] for _ in range(2)] == SAMPLED[name]
+
+
+@pytest.mark.parametrize("shuffle,expected", [
+    # label * 100 + pixel (class c's image i has pixel 40 c + i); two epochs, ds.config.set_seed(3), MindSpore 2.10
+    (True, [[280, 282, 143, 141, 0, 2], [283, 283, 142, 140, 3, 3]]),
+    (False, [[2, 0, 142, 143, 281, 280], [3, 3, 142, 140, 283, 283]]),
+])
+def test_pk_sampler_equals_mindspores(seeded, tmp_path, shuffle, expected):
+    # Classes shuffled once by std::mt19937(seed) (shuffle=True), rows drawn with replacement, pass k from seed + k.
+    from PIL import Image
+
+    for label in range(3):
+        (tmp_path / f"c{label}").mkdir()
+        for index in range(4):
+            Image.fromarray(np.full((2, 2, 3), 40 * label + index, np.uint8)).save(tmp_path / f"c{label}/{index}.png")
+    seeded(3)
+    data = ds.ImageFolderDataset(str(tmp_path), sampler=ds.PKSampler(2, shuffle=shuffle), decode=True)
+    iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=2)
+    got = [[int(label) * 100 + int(image[0, 0, 0]) for image, label in iterator] for _ in range(2)]
+    assert got == expected

@@ -187,28 +187,29 @@ def test_maps_with_different_workers_or_processes_are_not_fused():
     assert three._fused_chain() == [two, three]
 
 
-def _reference_shuffle(blocks, size, rng, width, out_rows):
-    """The row-by-row buffer loop the array version must reproduce (rows and block boundaries)."""
+def _reference_shuffle(blocks, size, words, width, out_rows):
+    """The row-by-row buffer loop of MindSpore's ShuffleOp the array version must reproduce (rows and block
+    boundaries): emit slot ``word % rows``, move the last row into it, put the incoming row last."""
     import itertools
 
     from sporax.dataset.engine.block import from_rows
 
     def rows():
         buffer = []
-        draws, used = rng.integers(0, size, 1024), 0
         for block in blocks:
             for row in block.rows():
                 if len(buffer) < size:
                     buffer.append(row)
                     continue
-                if used == len(draws):
-                    draws, used = rng.integers(0, size, 1024), 0
-                slot = draws[used]
-                used += 1
+                slot = words() % size
                 yield buffer[slot]
-                buffer[slot] = row
-        for position in rng.permutation(len(buffer)):
-            yield buffer[position]
+                buffer[slot] = buffer[-1]
+                buffer[-1] = row
+        while buffer:
+            slot = words() % len(buffer)
+            yield buffer[slot]
+            buffer[slot] = buffer[-1]
+            buffer.pop()
 
     stream, start = rows(), 0
     while True:
@@ -237,8 +238,8 @@ def _source_blocks(rng, sizes, list_block=None):
 @pytest.mark.parametrize("size", [2, 3, 7, 64, 100, 5000, 2147483647])
 @pytest.mark.parametrize("list_block", [None, 0, 3, "large rows"])
 def test_array_shuffle_equals_row_by_row_loop(size, list_block, monkeypatch):
-    from sporax.dataset.core.random import make_rng
     from sporax.dataset.engine import shuffling
+    from sporax.dataset.engine.sampler_order import Twister64Words
     from sporax.dataset.engine.shuffling import shuffled_blocks
 
     if list_block == "large rows":  # rows above the size limit take the row loop from the start
@@ -247,8 +248,8 @@ def test_array_shuffle_equals_row_by_row_loop(size, list_block, monkeypatch):
 
     sizes = [64, 64, 17, 64, 0, 5, 64, 64, 64, 64, 33, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64]  # > 1024 rows
     blocks = _source_blocks(np.random.default_rng(size), sizes, list_block)
-    got = list(shuffled_blocks(iter(blocks), size, make_rng(5, size), 2, 64))
-    want = list(_reference_shuffle(iter(blocks), size, make_rng(5, size), 2, 64))
+    got = list(shuffled_blocks(iter(blocks), size, Twister64Words(size), 2, 64))
+    want = list(_reference_shuffle(iter(blocks), size, Twister64Words(size), 2, 64))
     assert [(b.n, b.start) for b in got] == [(b.n, b.start) for b in want]
     for mine, theirs in zip(got, want):
         for row_mine, row_theirs in zip(mine.rows(), theirs.rows()):

@@ -6,14 +6,18 @@ Overdrive (torchaudio/SoX's): ``t = x * 10 ** (gain / 20) + color / 200``, soft-
 ``y[n] = t[n] - t[n-1] + 0.995 * y[n-1]`` mixed as ``0.5 * x + 0.75 * y`` and clamped to [-1, 1].
 MaskAlongAxis: the columns [mask_start, mask_start + mask_width) of the frequency (axis 1, the
 second-to-last) or time (axis 2, the last) axis of a spectrogram take ``mask_value``.
-MaskAlongAxisIID draws the band: width ``w = u1 * mask_param``, start ``s = u2 * (length - w)``,
-masking ``[floor(s), floor(s + w))`` (u1, u2 uniform in [0, 1)). Time/FrequencyMasking mask the
+MaskAlongAxisIID draws the band as MindSpore 2.10's kernel under a dataset seed (an integer width in
+[0, mask_param], then a start in [0, length - width], GCC's uniform_int_distribution over the op's
+``std::mt19937``); unseeded, width ``w = u1 * mask_param``, start ``s = u2 * (length - w)``, masking
+``[floor(s), floor(s + w))`` (u1, u2 uniform in [0, 1)). Time/FrequencyMasking mask the
 time/frequency axis: with ``iid_masks`` a random band as MaskAlongAxisIID, otherwise the fixed
 band ``[mask_start, mask_start + mask_param)``.
 """
 import numpy as np
 
 from sporax.dataset.audio.filters import waveform_array
+from sporax.dataset.core.random import eager_call, eager_words
+from sporax.dataset.engine.sampler_order import below
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 
 
@@ -112,8 +116,14 @@ def _non_negative_int(arg, value):
     return value
 
 
-def _random_band(array, axis, mask_param, value):
+def _random_band(array, axis, mask_param, value, words=None):
     length = array.shape[axis]
+    if words is not None:
+        # MindSpore's kernel: a width in [0, mask_param], then a start in [0, length - width], both from GCC's
+        # uniform_int_distribution over the op's std::mt19937.
+        width = below(words, mask_param + 1)
+        start = below(words, length - width + 1)
+        return _mask(array, axis, start, start + width, value) if width else array
     rng = random_generator()
     width = rng.random() * mask_param
     start = rng.random() * (length - width)
@@ -130,6 +140,7 @@ class MaskAlongAxisIID(TensorOperation):
     """
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, mask_param, mask_value, axis):
         self.mask_param = _non_negative_int("mask_param", mask_param)
@@ -144,7 +155,7 @@ class MaskAlongAxisIID(TensorOperation):
         if self.mask_param > array.shape[axis]:
             raise RuntimeError(f"MaskAlongAxisIID: mask_param {self.mask_param} exceeds the axis length "
                                f"{array.shape[axis]}.")
-        return _random_band(array, axis, self.mask_param, self.mask_value)
+        return _random_band(array, axis, self.mask_param, self.mask_value, eager_words(self))
 
 
 class _AxisMasking(TensorOperation):
@@ -159,7 +170,8 @@ class _AxisMasking(TensorOperation):
         self.mask_param = _non_negative_int(self._param_name, mask_param)
         self.mask_start = _non_negative_int("mask_start", mask_start)
         self.mask_value = _number(name, "mask_value", mask_value, 0)
-        self.random = iid_masks
+        # Random only with iid_masks: then, under a dataset seed, its draws are MindSpore's kernel's.
+        self.random = self.mindspore_draws = iid_masks
 
     def __call__(self, spectrogram):
         name = type(self).__name__
@@ -168,7 +180,8 @@ class _AxisMasking(TensorOperation):
         if self.mask_param > length:
             raise RuntimeError(f"{name}: {self._param_name} {self.mask_param} exceeds the axis length {length}.")
         if self.iid_masks:
-            return _random_band(array, self._axis, self.mask_param, self.mask_value)
+            with eager_call():
+                return _random_band(array, self._axis, self.mask_param, self.mask_value, eager_words(self))
         if self.mask_start + self.mask_param > length:
             raise RuntimeError(f"{name}: mask_start {self.mask_start} plus {self._param_name} {self.mask_param} "
                                f"exceeds the axis length {length}.")

@@ -6,6 +6,8 @@ import math
 import numpy as np
 
 from sporax.dataset.core.option_enums import string_enum
+from sporax.dataset.core.random import eager_words
+from sporax.dataset.engine.sampler_order import below
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 
 
@@ -220,6 +222,26 @@ class Flanger(TensorOperation):
         return np.clip(output, -1, 1).astype(dtype).reshape(shape)
 
 
+def _mindspore_noise(x, density_function, words):
+    """MindSpore 2.10's Dither noise under a dataset seed: a sample of the signal at a random (channel, time)
+    (each index drawn only where its axis has more than one entry); GPDF adds six more, each written back over
+    the sample it read, so later picks can read sums (the kernel's running total). Returns the noise and the
+    samples as the kernel leaves them."""
+    channels, time = x.shape
+
+    def pick():
+        channel = below(words, channels) if channels > 1 else 0
+        return channel, (below(words, time) if time > 1 else 0)
+
+    noise, samples = x[pick()], x.copy()
+    if density_function == DensityFunction.GPDF:
+        for _ in range(6):
+            where = pick()
+            noise = noise + samples[where]
+            samples[where] = noise
+    return noise, samples
+
+
 class Dither(TensorOperation):
     """Dither a waveform to 16-bit resolution: add noise of ``density_function`` to the
     scaled signal and quantise it, optionally shaping the noise (each error fed to the next
@@ -253,6 +275,11 @@ class Dither(TensorOperation):
     def random(self):
         return self.density_function != DensityFunction.TPDF
 
+    @property
+    def mindspore_draws(self):
+        """RPDF/GPDF noise follows MindSpore's kernel draws under a dataset seed."""
+        return self.random
+
     def __call__(self, waveform):
         array = _waveform("Dither", waveform)
         dtype = array.dtype if array.dtype.kind == "f" else np.float32
@@ -265,15 +292,23 @@ class Dither(TensorOperation):
             window = 1 - np.abs(2 * np.arange(time) / (time - 1) - 1) if time > 1 else np.zeros(time)
             noisy = scaled + window
         else:
-            rng = random_generator()
-            pick = x[rng.integers(channels), rng.integers(time)]
-            if self.density_function == DensityFunction.RPDF:
-                noisy = scaled + (pick - 0.5)
+            words = eager_words(self)
+            if words is not None:  # the kernel's arithmetic is in the waveform's float type
+                samples = x.astype(dtype)
+                noise, written = _mindspore_noise(samples, self.density_function, words)
+                noisy = samples * samples.dtype.type(2 ** 15 - 2) + noise
+                x = written.astype(np.float64)  # its noise shaping reads the samples GPDF wrote over
             else:
-                for _ in range(6):
-                    pick = pick + x[rng.integers(channels), rng.integers(time)]
-                noisy = scaled + pick
-        dithered = np.round(noisy) / 2 ** 15
+                rng = random_generator()
+                pick = x[rng.integers(channels), rng.integers(time)]
+                if self.density_function == DensityFunction.RPDF:
+                    noisy = scaled + (pick - 0.5)
+                else:
+                    for _ in range(6):
+                        pick = pick + x[rng.integers(channels), rng.integers(time)]
+                    noisy = scaled + pick
+        noisy = np.asarray(noisy, np.float64)
+        dithered = np.sign(noisy) * np.floor(np.abs(noisy) + 0.5) / 2 ** 15  # std::round: halves away from zero
         if self.noise_shaping:
             error = dithered - x
             dithered = dithered + np.concatenate([np.zeros((channels, 1)), error[:, :-1]], axis=1)

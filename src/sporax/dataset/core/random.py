@@ -3,10 +3,13 @@
 Under a set dataset seed, the transforms that know MindSpore 2.10's draws (``mindspore_draws``:
 RandomCrop, the flips, RandomResizedCrop, RandomColorAdjust, RandomRotation, RandomAffine, RandomResize,
 RandomSharpness/Posterize/Solarize, the bernoulli ones, RandomApply/RandomChoice, AutoAugment, RandAugment,
-TrivialAugmentWide) follow its per-worker streams instead (MindSporeStreams, below): their values then
+TrivialAugmentWide, RandomColor, RandomLighting, CutOut, UniformAugment, RandomSelectSubpolicy, MixUpBatch,
+CutMixBatch, the box transforms, BoundingBoxAugment, the random spectrogram masks, Dither's RPDF/GPDF)
+follow its per-worker streams instead (MindSporeStreams, below): their values then
 depend on the map's requested
 ``num_parallel_workers``, as MindSpore's do, but still not on how many threads or processes run it
-(RandomErasing and RandomOrder, Python in MindSpore, draw from Python's seeded ``random`` in row order).
+(RandomErasing and RandomOrder, Python in MindSpore, draw from Python's seeded ``random`` in row order, and
+MixUp from NumPy's seeded global generator).
 Everything else works as follows.
 
 Interface for transform authors (``sporax.dataset.transforms`` / ``vision`` / ``text``)::
@@ -244,6 +247,27 @@ class MindSporeStreams:
             # with: MindSpore re-seeds only the map's own operations with seed + worker.
             words = self.state[key] = TwisterWords(self.seed + (0 if self.nested else self.worker))
         return words
+
+
+class python_operation:
+    """Context manager around the transforms a MindSpore *Python* operation (RandomOrder) runs: MindSpore calls
+    them eagerly, so under a set seed each call of a random one repeats its eager draws, in a pipeline too.
+
+    Used inside such an operation's ``__call__``::
+
+        with python_operation():
+            columns = apply_chain(self.transforms, columns)
+    """
+
+    __slots__ = ("previous",)
+
+    def __enter__(self):
+        self.previous = set_current_rng(None)  # each transform's call then installs its own eager draws
+        return self
+
+    def __exit__(self, *exc):
+        set_current_rng(self.previous)
+        return False
 
 
 class nested_operations:

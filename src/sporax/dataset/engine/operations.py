@@ -10,6 +10,7 @@ from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, from_rows, per_row, skip_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
+from sporax.dataset.engine.sampler_order import Twister64Words
 from sporax.dataset.engine.shuffling import shuffled_blocks
 
 OUT_ROWS = 64  # rows per block produced by row-by-row operations
@@ -24,9 +25,16 @@ class ShuffleDataset(Dataset):
         self.buffer_size = buffer_size
 
     def _blocks(self, ctx):
-        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
+        # MindSpore's ShuffleOp seeds one std::mt19937_64 with the dataset seed per iterator and draws on
+        # across epochs and repeat passes: the engine lives in the iterator's streams.
+        ctx.next_start(self)
+        engines = ctx.streams if ctx.streams is not None else ctx.__dict__.setdefault("shuffle_engines", {})
+        key = ("shuffle", ctx.node_id(self))
+        words = engines.get(key)
+        if words is None:
+            words = engines[key] = Twister64Words(ctx.seed)
         width = len(self._column_names())
-        yield from shuffled_blocks(self.children[0]._blocks(ctx), self.buffer_size, rng, width, OUT_ROWS)
+        yield from shuffled_blocks(self.children[0]._blocks(ctx), self.buffer_size, words, width, OUT_ROWS)
 
 
 class RepeatDataset(Dataset):

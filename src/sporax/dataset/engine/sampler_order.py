@@ -47,6 +47,53 @@ class TwisterWords:
         return word
 
 
+class Twister64Words:
+    """The 64-bit outputs of ``std::mt19937_64(seed)``, in order (MindSpore's shuffle buffer draws them).
+
+    Example:
+        >>> Twister64Words(5489)()   # std::mt19937_64's default-seeded first output
+        14514284786278117030
+    """
+
+    span = 0xFFFFFFFFFFFFFFFF
+    _HALF, _SIZE = 156, 312
+
+    def __init__(self, seed):
+        state = [int(seed) & self.span]
+        for index in range(1, self._SIZE):
+            previous = state[-1]
+            state.append((6364136223846793005 * (previous ^ (previous >> 62)) + index) & self.span)
+        self._state = np.array(state, np.uint64)
+        self._buffer, self._next = [], 0
+
+    @staticmethod
+    def _mixed(upper, lower, far):
+        """One twist step over arrays: ``far ^ (x >> 1) ^ (A if x is odd)``, x from upper's top bit and lower's rest."""
+        bits = (upper & np.uint64(0xFFFFFFFF80000000)) | (lower & np.uint64(0x7FFFFFFF))
+        odd = (bits & np.uint64(1)).astype(bool)
+        return far ^ (bits >> np.uint64(1)) ^ np.where(odd, np.uint64(0xB5026F5AA96619E9), np.uint64(0))
+
+    def _twist(self):
+        state, half = self._state, self._HALF
+        # The first half reads only old words; the second the first half's new ones; the last word wraps.
+        state[:half] = self._mixed(state[:half], state[1:half + 1], state[half:])
+        state[half:-1] = self._mixed(state[half:-1], state[half + 1:], state[:half - 1])
+        state[-1:] = self._mixed(state[-1:], state[:1], state[half - 1:half])
+        words = state.copy()
+        words ^= (words >> np.uint64(29)) & np.uint64(0x5555555555555555)
+        words ^= (words << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000)
+        words ^= (words << np.uint64(37)) & np.uint64(0xFFF7EEE000000000)
+        words ^= words >> np.uint64(43)
+        return words.tolist()
+
+    def __call__(self):
+        if self._next == len(self._buffer):
+            self._buffer, self._next = self._twist(), 0
+        word = self._buffer[self._next]
+        self._next += 1
+        return word
+
+
 class MinimalStandard:
     """The outputs of GCC's ``std::default_random_engine(seed)`` (``minstd_rand0``) less its minimum 1.
 

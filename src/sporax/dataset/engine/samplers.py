@@ -3,8 +3,11 @@
 A sampler turns the source's row count ``n`` into an index array. Shuffling samplers draw from
 the generator the engine passes in, seeded from ``(dataset seed, epoch, node id)`` — never from
 the shard id, so every shard of a DistributedSampler sees the same permutation and the shards
-partition it.
+partition it. Where the engine passes the ``(dataset seed, pass)`` key, the Random-, Distributed-,
+SubsetRandom- and WeightedRandomSampler give MindSpore 2.10's own order instead (``sampler_order``).
 """
+import bisect
+import itertools
 import math
 
 import numpy as np
@@ -107,6 +110,8 @@ class RandomSampler(BuiltinSampler):
         check.boolean("RandomSampler", "replacement", replacement)
         self.replacement = replacement
         self.shuffle = shuffle
+        # False: every epoch reads the first pass's order (what Dataset.split(randomize=True) chains in).
+        self.reshuffle_each_epoch = True
         self._orders = sampler_order.PassOrders()
 
     def _shuffles(self):
@@ -120,6 +125,7 @@ class RandomSampler(BuiltinSampler):
             return self._indices(n, rng)
         # MindSpore's own order for the seed and pass, so seeded pipelines read the same rows.
         seed, k = pass_key
+        k = k if self.reshuffle_each_epoch else 0
         if self.replacement:
             return sampler_order.draws(n, seed, k, self._count(n))
         return self._orders.permutation(n, seed, k)[:self._count(n)]
@@ -202,6 +208,25 @@ class SubsetRandomSampler(SubsetSampler):
                                f"for a dataset of {n} rows.")
         return (chosen % max(n, 1))[rng.permutation(len(chosen))][:self._count(n)]
 
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None or not self.indices_list:
+            return self._indices(n, rng)
+        # MindSpore re-seeds std::mt19937(seed) every pass and shuffles the previous pass's order again.
+        seed, k = pass_key
+        cached = getattr(self, "_last_pass", None)
+        if cached is not None and cached[0] == seed and cached[1] <= k:
+            done, order = cached[1], list(cached[2])
+        else:
+            done, order = -1, list(self.indices_list)
+        for _ in range(done + 1, k + 1):
+            sampler_order.shuffle(order, sampler_order.TwisterWords(seed))
+        self._last_pass = (seed, k, tuple(order))
+        chosen = np.asarray(order, np.int64)
+        if chosen.max() >= n or chosen.min() < -n:
+            raise RuntimeError(f"SubsetRandomSampler: index {int(chosen.max())} is out of range "
+                               f"for a dataset of {n} rows.")
+        return (chosen % max(n, 1))[:self._count(n)]
+
 
 class WeightedRandomSampler(BuiltinSampler):
     """Draw rows with probability proportional to ``weights``."""
@@ -229,6 +254,27 @@ class WeightedRandomSampler(BuiltinSampler):
                                "than there are rows with a non-zero weight.")
         return rng.choice(len(weights), size=count, replace=self.replacement,
                           p=weights / weights.sum())
+
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None:
+            return self._indices(n, rng)
+        count = self._count(n)
+        weights = (self.weights[:n] if len(self.weights) > n else self.weights).tolist()
+        if not self.replacement and count > np.count_nonzero(weights):
+            raise RuntimeError("WeightedRandomSampler: cannot draw more rows without replacement "
+                               "than there are rows with a non-zero weight.")
+        # MindSpore re-seeds std::mt19937(seed) every pass: with replacement GCC's discrete_distribution
+        # (a canonical double against the cumulative probabilities), without it the rows of the
+        # smallest exponential(1) draw / weight, in ascending order.
+        words = sampler_order.TwisterWords(pass_key[0])
+        if self.replacement:
+            total = sum(weights)
+            cumulative = list(itertools.accumulate(weight / total for weight in weights))
+            cumulative[-1] = 1.0
+            return [bisect.bisect_left(cumulative, sampler_order.canonical(words)) for _ in range(count)]
+        keys = [(-math.log(1.0 - sampler_order.canonical(words)) / weight if weight else math.inf, index)
+                for index, weight in enumerate(weights)]
+        return [index for _, index in sorted(keys)[:count]]
 
 
 class PKSampler(BuiltinSampler):
@@ -265,6 +311,24 @@ class PKSampler(BuiltinSampler):
         chosen = np.concatenate(chosen)
         if self.shuffle:
             chosen = chosen[rng.permutation(len(chosen))]
+        return chosen[:self._count(n)]
+
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None:
+            return self._indices(n, rng)
+        # MindSpore's: the classes in label order, shuffled (shuffle=True) by std::mt19937(seed) on the first pass
+        # only; then for each class num_val rows drawn with replacement, pass k from std::mt19937(seed + k).
+        seed, k = pass_key
+        classes = self._classes().tolist()
+        words = sampler_order.TwisterWords(seed)
+        if self.shuffle:
+            sampler_order.shuffle(classes, words)
+        if k:
+            words = sampler_order.TwisterWords(seed + k)
+        chosen = []
+        for label in classes:
+            rows = np.flatnonzero(self.labels == label)
+            chosen.extend(int(rows[sampler_order.below(words, len(rows))]) for _ in range(self.num_val))
         return chosen[:self._count(n)]
 
 

@@ -1,43 +1,18 @@
-"""``shuffle``'s buffer, on whole blocks of stacked rows at once (the same rows as row by row).
+"""``shuffle``'s buffer as MindSpore 2.10's ShuffleOp runs it, on whole blocks of stacked rows at once.
 
-The buffer algorithm (MindSpore's): the first ``size`` rows fill the buffer; after that every
-incoming row takes the place of a buffered row drawn at random (``rng.integers(0, size)``, drawn
-1024 at a time), which is emitted; at the end the remaining buffer is emitted in a random
-permutation. While every block's columns are stacked arrays of one shape and dtype, this module
-runs that algorithm on arrays: a chunk of incoming rows takes its slots in one draw, the row a
-slot gives out is the buffered one on the slot's first use in the chunk and the chunk's own
-earlier row on later uses. A block that cannot be stacked switches the rest of the epoch to the
-row-by-row loop; either way the output rows and block boundaries are exactly those of the loop.
+The buffer algorithm (MindSpore's): the first ``size`` rows fill the buffer; after that, for every
+incoming row, the buffered row in slot ``word % size`` is emitted, the last slot's row moves into
+that slot and the incoming row takes the last slot; at the end the buffer drains the same way, the
+draw modulo the rows left, the last row moving into the emptied slot. ``word`` is the next output of
+``std::mt19937_64(seed)``, one engine per iterator that runs on across epochs and repeat passes. So
+a seeded pipeline reads MindSpore's exact order. While every block's columns are stacked arrays of
+one shape and dtype, the slots are followed as row ids and the rows gathered a chunk at a time; a
+block that cannot be stacked switches the rest of the epoch to the row-by-row loop; either way the
+output rows and block boundaries are exactly those of the loop.
 """
 import numpy as np
 
 from sporax.dataset.engine.block import Block, from_rows
-
-
-class _Draws:
-    """The slot draws, refilled 1024 at a time exactly when the row loop would refill them."""
-
-    def __init__(self, rng, size):
-        self.rng, self.size = rng, size
-        self.values, self.used = rng.integers(0, size, 1024), 0
-
-    def next(self):
-        if self.used == len(self.values):
-            self.values, self.used = self.rng.integers(0, self.size, 1024), 0
-        value = self.values[self.used]
-        self.used += 1
-        return value
-
-    def take(self, count):
-        parts = []
-        while count:
-            if self.used == len(self.values):
-                self.values, self.used = self.rng.integers(0, self.size, 1024), 0
-            step = min(count, len(self.values) - self.used)
-            parts.append(self.values[self.used:self.used + step])
-            self.used += step
-            count -= step
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def _rows_of(columns, count):
@@ -130,25 +105,48 @@ class _Store:
             self.chunks = None
         return self.columns
 
-    def exchange(self, columns, slots):
-        """Put incoming rows into ``slots`` (in order); return the rows given out, in order."""
-        count = len(slots)
-        order = np.argsort(slots, kind="stable")
-        ordered = slots[order]
-        repeat = ordered[1:] == ordered[:-1]
-        previous = np.full(count, -1, np.int64)  # the chunk's earlier row that last filled this slot
-        previous[order[1:][repeat]] = order[:-1][repeat]
-        last = np.ones(count, bool)  # the row that stays in its slot at the end of the chunk
-        last[order[:-1][repeat]] = False
-        from_store = previous < 0
+    def exchange(self, columns, words):
+        """Let the incoming rows of ``columns`` through the full buffer (see module docstring); return the
+        rows given out, in order."""
+        size, count = self.size, len(columns[0])
+        moved = {}  # buffer position -> the id of the row there now (store row < size, incoming size + j)
+        given, last = [], size - 1
+        for incoming in range(count):
+            slot = words() % size
+            given.append(moved.get(slot, slot))
+            moved[slot] = moved.get(last, last)
+            moved[last] = size + incoming
+        given = np.array(given, np.int64)
+        positions = np.fromiter(moved, np.int64, len(moved))
+        sources = np.fromiter(moved.values(), np.int64, len(moved))
         out = []
         for mine, column in zip(self.stacked(), columns):
-            given = np.empty((count,) + mine.shape[1:], mine.dtype)
-            given[from_store] = np.take(mine, slots[from_store], axis=0)
-            given[~from_store] = np.take(column, previous[~from_store], axis=0)
-            mine[slots[last]] = column[last]
-            out.append(given)
+            out.append(_gather(mine, column, given, size))
+            mine[positions] = _gather(mine, column, sources, size)
         return out
+
+    def drain(self, words):
+        """The buffered rows' ids in the order the drain gives them out."""
+        return _drain_order(list(range(self.filled)), words)
+
+
+def _gather(mine, column, ids, size):
+    """Rows ``ids`` of the buffer (ids below ``size``) followed by the incoming ``column`` (the rest)."""
+    from_store = ids < size
+    rows = np.empty((len(ids),) + mine.shape[1:], mine.dtype)
+    rows[from_store] = np.take(mine, ids[from_store], axis=0)
+    rows[~from_store] = np.take(column, ids[~from_store] - size, axis=0)
+    return rows
+
+
+def _drain_order(items, words):
+    """``items`` as the buffer drains them: slot ``word % rows left``, the last row moving into it."""
+    out = []
+    for last in range(len(items) - 1, -1, -1):
+        slot = words() % (last + 1)
+        out.append(items[slot])
+        items[slot] = items[last]
+    return out
 
 
 _MAX_ROW_BYTES = 8192  # larger rows: the row loop moves references, cheaper than copying the rows (measured)
@@ -160,9 +158,9 @@ def _stackable(block):
     return sum(column[:1].nbytes for column in block.columns) <= _MAX_ROW_BYTES
 
 
-def shuffled_blocks(blocks, size, rng, width, out_rows):
-    """Blocks of the rows of ``blocks`` shuffled through a ``size``-row buffer (see module docstring)."""
-    draws = _Draws(rng, size)
+def shuffled_blocks(blocks, size, words, width, out_rows):
+    """Blocks of the rows of ``blocks`` shuffled through a ``size``-row buffer (see module docstring);
+    ``words`` gives the engine's 64-bit outputs (``sampler_order.Twister64Words``)."""
     emitter = _Emitter(width, out_rows)
     store, buffer = None, None  # stacked buffer, or the row list once a block could not be stacked
     for block in blocks:
@@ -177,7 +175,7 @@ def shuffled_blocks(blocks, size, rng, width, out_rows):
                 store.append([column[:room] for column in columns])
             if room < block.n:
                 rest = [column[room:] for column in columns]
-                emitter.add(_Arrays(store.exchange(rest, draws.take(block.n - room))), block.n - room)
+                emitter.add(_Arrays(store.exchange(rest, words)), block.n - room)
         else:
             if buffer is None:
                 buffer = _rows_of(store.stacked(), store.filled) if store is not None else []
@@ -186,21 +184,21 @@ def shuffled_blocks(blocks, size, rng, width, out_rows):
                 if len(buffer) < size:
                     buffer.append(row)
                     continue
-                slot = draws.next()
+                slot = words() % size
                 given.append(buffer[slot])
-                buffer[slot] = row
+                buffer[slot] = buffer[size - 1]
+                buffer[size - 1] = row
             emitter.add(given, len(given))
         yield from emitter.blocks()
     if buffer is None:
         filled = store.filled if store is not None else 0
-        order = rng.permutation(filled)
         if filled:  # gathered a block at a time, as the consumer asks: small copies, no second buffer
+            order = np.array(store.drain(words), np.int64)
             columns = store.stacked()
             for begin in range(0, filled, out_rows):
                 chunk = order[begin:begin + out_rows]
                 emitter.add(_Arrays([np.take(column, chunk, axis=0) for column in columns]), len(chunk))
                 yield from emitter.blocks()
     else:
-        order = rng.permutation(len(buffer))
-        emitter.add([buffer[position] for position in order], len(buffer))
+        emitter.add(_drain_order(buffer, words), len(buffer))
     yield from emitter.blocks(final=True)

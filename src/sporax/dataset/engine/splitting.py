@@ -2,10 +2,6 @@
 import copy
 import math
 
-import numpy as np
-
-from sporax.dataset.core import config
-from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import samplers
 from sporax.dataset.engine.sources import MappableDataset
 
@@ -52,20 +48,23 @@ def split(dataset, sizes, randomize=True):
             parts.append(part.take(count))
             offset += count
         return parts
-    # A source: every split reads its own subset of the source's rows.
-    rows = dataset._num_rows()
-    order = make_rng(config.effective_seed(), 0x5B17).permutation(rows) if randomize \
-        else np.arange(rows)
-    order = order[:total]
-    shuffled = randomize or dataset.sampler.is_shuffled()
+    # A source: as MindSpore 2.10, split j reads rows offset_j .. offset_j + count_j of the source's own
+    # order for the epoch, after (randomize) one fixed permutation of it: std::shuffle with
+    # std::mt19937(seed), the first pass of a RandomSampler that does not reshuffle each epoch.
     parts, offset = [], 0
     for count in counts:
-        chosen = order[offset:offset + count].tolist()
+        base = copy.deepcopy(dataset.sampler)
+        if randomize:
+            fixed = samplers.RandomSampler()
+            fixed.reshuffle_each_epoch = False
+            fixed.add_child(base)
+            base = fixed
+        window = samplers.SequentialSampler(offset, count)
+        window.add_child(base)
         part = copy.copy(dataset)
         part.dataset_size = part._shape_type_cache = None
         part._epochs_started = 0
-        part.sampler = samplers.SubsetRandomSampler(chosen) if shuffled else \
-            samplers.SubsetSampler(chosen)
+        part.sampler = window
         parts.append(part)
         offset += count
     return parts

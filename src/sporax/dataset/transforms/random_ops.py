@@ -6,7 +6,7 @@ Under a set dataset seed they draw as MindSpore 2.10: RandomApply and RandomChoi
 import random as python_random
 
 from sporax.dataset.core import config
-from sporax.dataset.core.random import eager_words, nested_operations
+from sporax.dataset.core.random import eager_words, nested_operations, python_operation
 from sporax.dataset.engine.sampler_order import below, canonical
 from sporax.dataset.transforms.base import (TensorOperation, apply_chain, check_transforms_list,
                                             random_generator, unpack)
@@ -66,6 +66,7 @@ class RandomOrder(TensorOperation):
         if config.seed_was_set():
             # MindSpore's RandomOrder is Python: random.shuffle of its own list, in place, call after call
             python_random.shuffle(self.transforms)
-            return unpack(apply_chain(self.transforms, columns))
+            with python_operation():
+                return unpack(apply_chain(self.transforms, columns))
         order = random_generator().permutation(len(self.transforms))
         return unpack(apply_chain([self.transforms[i] for i in order], columns))

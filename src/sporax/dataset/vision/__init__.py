@@ -15,7 +15,7 @@ from sporax.dataset.vision.color import (AdjustBrightness, AdjustContrast, Adjus
                                          Posterize, RandomColorAdjust, RandomGrayscale, Solarize)
 from sporax.dataset.vision.decode import (Decode, encode_jpeg, encode_png, get_image_num_channels, get_image_size,
                                           read_file, read_image, write_file, write_jpeg, write_png)
-from sporax.dataset.vision.augment import CutMixBatch, MixUpBatch
+from sporax.dataset.vision.batch_mixing import CutMixBatch, MixUpBatch
 from sporax.dataset.vision.blur import GaussianBlur
 from sporax.dataset.vision.color import HsvToRgb, RgbToHsv
 from sporax.dataset.vision.geometry import Affine, FiveCrop, Perspective, TenCrop

@@ -1,16 +1,17 @@
-"""Random colour augmentations, erasing, policy-based augmentation and batch mixing (MixUpBatch, CutMixBatch)."""
+"""Random colour augmentations, erasing and policy-based augmentation (batch mixing lives in ``batch_mixing``)."""
 import math
 import random as python_random
 
 import numpy as np
 
 from sporax.dataset.core import config
-from sporax.dataset.core.random import eager_words
+from sporax.dataset.core.random import eager_words, nested_operations
+from sporax.dataset.engine.gamma_draws import Normal
 from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
-from sporax.dataset.vision.utils import ImageBatchFormat, as_image, check_probability, restore_like
+from sporax.dataset.vision.utils import as_image, check_probability, restore_like
 
 
 def _check_degrees(op_name, degrees, low=0.0):
@@ -44,6 +45,7 @@ class RandomColor(TensorOperation):
     """Adjust colour saturation by a factor drawn from ``degrees``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _check_degrees("RandomColor", degrees)
@@ -51,7 +53,9 @@ class RandomColor(TensorOperation):
     def __call__(self, img):
         image = rgb_image("RandomColor", img)
         low, high = self.degrees
-        factor = low + random_generator().random() * (high - low)
+        words = eager_words(self)  # MindSpore's kernel: one uniform_real_distribution<float>(low, high) draw
+        factor = uniform_float(words, low, high) if words is not None else low + random_generator().random() * (
+            high - low)
         return restore_like(color_math.adjust_saturation(image, factor), img)
 
 
@@ -155,8 +159,10 @@ class RandomLighting(TensorOperation):
     """AlexNet-style PCA lighting noise with strength ``alpha``."""
 
     random = True
+    mindspore_draws = True
     _eigval = np.array([0.2175, 0.0188, 0.0045])
     _eigvec = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
+    _eigval_255 = np.array([55.46, 4.794, 1.148])
 
     def __init__(self, alpha=0.05):
         if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha < 0:
@@ -165,7 +171,23 @@ class RandomLighting(TensorOperation):
 
     def __call__(self, img):
         image = rgb_image("RandomLighting", img)
-        weights = random_generator().normal(0.0, self.alpha, 3)
+        words = eager_words(self)
+        if words is None:
+            weights = random_generator().normal(0.0, self.alpha, 3)
+        else:
+            # MindSpore's kernel: three draws (r, g, b) of its normal_distribution<float>(0, alpha) member,
+            # whose cached second value carries over to the next call of the same copy (the same stream).
+            normal, alpha = words.__dict__.setdefault("normal", Normal()), np.float32(self.alpha)
+            weights = np.array([normal(words) * alpha + np.float32(0) for _ in range(3)], np.float32)
+        if image.dtype == np.uint8:
+            # MindSpore's uint8 kernel: float32 shifts from its float32 table (eigenvalue * 255 rounded to
+            # 4 digits times the eigenvector), summed in order and added per pixel, rounded half to even.
+            table = (self._eigval_255 * self._eigvec).astype(np.float32)
+            weights = weights.astype(np.float32)
+            shift = [table[row, 0] * weights[0] + table[row, 1] * weights[1] + table[row, 2] * weights[2]
+                     for row in range(3)]
+            return restore_like(color_math.saturate(image.astype(np.float32) + np.array(shift, np.float32),
+                                                    np.uint8), img)
         shift = self._eigvec @ (weights * self._eigval) * 255.0
         return restore_like(color_math.saturate(image.astype(np.float32) + shift.astype(np.float32), image.dtype), img)
 
@@ -195,6 +217,7 @@ class CutOut(TensorOperation):
     """Set ``num_patches`` random ``length`` x ``length`` squares of the image to zero."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, length, num_patches=1, is_hwc=True):
         for name, value in (("length", length), ("num_patches", num_patches)):
@@ -210,6 +233,15 @@ class CutOut(TensorOperation):
         view = out.transpose(1, 2, 0) if chw else out
         height, width = view.shape[:2]
         side_h, side_w = min(self.length, height), min(self.length, width)
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: per patch a top in [-length, height] then a left in [-length, width], the
+            # box clipped to the image (so patches near the border are partly outside it).
+            for _ in range(self.num_patches):
+                top = below(words, height + self.length + 1) - self.length
+                left = below(words, width + self.length + 1) - self.length
+                view[max(top, 0):max(top + self.length, 0), max(left, 0):max(left + self.length, 0)] = 0
+            return restore_like(out, img)
         draws = random_generator().random((self.num_patches, 2))
         for draw_y, draw_x in draws:
             top = min(int(draw_y * (height - side_h + 1)), height - side_h)
@@ -283,6 +315,7 @@ class RandomSelectSubpolicy(TensorOperation):
     """Pick one sub-policy (a list of (transform, prob) pairs) at random and apply it."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, policy):
         if not isinstance(policy, list) or not policy:
@@ -298,6 +331,16 @@ class RandomSelectSubpolicy(TensorOperation):
         self.policy = policy
 
     def __call__(self, *columns):
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: the sub-policy by uniform_int_distribution, then per step
+            # uniform_real_distribution<double>(0, 1) <= prob; the steps' own draws keep the dataset seed.
+            subpolicy = self.policy[below(words, len(self.policy))]
+            with nested_operations():
+                for op, prob in subpolicy:
+                    if canonical(words) <= prob:
+                        columns = apply_chain([op], columns)
+            return unpack(columns)
         rng = random_generator()
         subpolicy = self.policy[min(int(rng.random() * len(self.policy)), len(self.policy) - 1)]
         for op, prob in subpolicy:
@@ -306,10 +349,39 @@ class RandomSelectSubpolicy(TensorOperation):
         return unpack(columns)
 
 
+def _sample_in_order(population, count, words):
+    """GCC's ``std::sample`` of ``count`` of ``range(population)`` into an output iterator (selection sampling,
+    keeping order), two decisions a draw while ``population ** 2`` fits in the engine's range."""
+    chosen, left, index = [], population, 0
+    if words.span // max(population, 1) >= population:
+        while count and left >= 2:
+            first, second = divmod(below(words, left * (left - 1)), left - 1)
+            left -= 1
+            if first < count:
+                chosen.append(index)
+                count -= 1
+            index += 1
+            if not count:
+                break
+            left -= 1
+            if second < count:
+                chosen.append(index)
+                count -= 1
+            index += 1
+    while count:
+        left -= 1
+        if below(words, left + 1) < count:
+            chosen.append(index)
+            count -= 1
+        index += 1
+    return chosen
+
+
 class UniformAugment(TensorOperation):
     """Apply ``num_ops`` transforms picked at random (without repeats) from ``transforms``, each with prob 0.5."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, transforms, num_ops=2):
         if not isinstance(transforms, list) or not transforms:
@@ -319,6 +391,15 @@ class UniformAugment(TensorOperation):
         self.transforms, self.num_ops = transforms, num_ops
 
     def __call__(self, img):
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: GCC's std::sample of num_ops transforms (in list order), then per transform
+            # uniform_int_distribution(0, 1): 0 applies it; the transforms' own draws keep the dataset seed.
+            with nested_operations():
+                for index in _sample_in_order(len(self.transforms), self.num_ops, words):
+                    if below(words, 2) == 0:
+                        img = self.transforms[index](img)
+            return img
         rng = random_generator()
         chosen = rng.permutation(len(self.transforms))[:self.num_ops]
         for index in chosen:
@@ -326,75 +407,3 @@ class UniformAugment(TensorOperation):
                 img = self.transforms[index](img)
         return img
 
-
-def _check_batch(op_name, images, labels):
-    images, labels = np.asarray(images), np.asarray(labels)
-    if images.ndim != 4:
-        raise RuntimeError(f"{op_name}: expected a batch of images of rank 4, got shape {images.shape}. "
-                           f"Apply it after batch().")
-    if labels.ndim not in (2, 3) or labels.shape[0] != images.shape[0]:
-        raise RuntimeError(f"{op_name}: expected one-hot labels of shape (N, num_classes) for {images.shape[0]} "
-                           f"images, got shape {labels.shape}. Apply OneHot before batch().")
-    return images, labels
-
-
-class MixUpBatch(TensorOperation):
-    """Mix each image (and label) of a batch with a shuffled partner, weight ~ Beta(alpha, alpha)."""
-
-    random = True
-
-    def __init__(self, alpha=1.0):
-        if alpha <= 0:
-            raise ValueError(f"MixUpBatch: alpha must be greater than 0, got {alpha}.")
-        self.alpha = alpha
-
-    def __call__(self, images, labels):
-        images, labels = _check_batch("MixUpBatch", images, labels)
-        rng = random_generator()
-        weight = rng.beta(self.alpha, self.alpha)
-        order = rng.permutation(images.shape[0])
-        mixed = weight * images.astype(np.float64) + (1 - weight) * images[order]
-        mixed_labels = weight * labels.astype(np.float64) + (1 - weight) * labels[order]
-        return color_math.saturate(mixed, images.dtype), mixed_labels.astype(np.float32 if labels.dtype.kind in "iu"
-                                                                  else labels.dtype)
-
-
-class CutMixBatch(TensorOperation):
-    """Paste a random box from a shuffled partner into each image; labels mixed by area."""
-
-    random = True
-
-    def __init__(self, image_batch_format, alpha=1.0, prob=1.0):
-        if not isinstance(image_batch_format, ImageBatchFormat):
-            raise TypeError(f"CutMixBatch: image_batch_format should be an ImageBatchFormat, got "
-                            f"{image_batch_format!r}.")
-        if alpha <= 0:
-            raise ValueError(f"CutMixBatch: alpha must be greater than 0, got {alpha}.")
-        self.image_batch_format, self.alpha = image_batch_format, alpha
-        self.prob = check_probability("CutMixBatch", prob)
-
-    def __call__(self, images, labels):
-        images, labels = _check_batch("CutMixBatch", images, labels)
-        rng = random_generator()
-        nhwc = self.image_batch_format == ImageBatchFormat.NHWC
-        height, width = images.shape[1:3] if nhwc else images.shape[2:4]
-        out, out_labels = images.copy(), labels.astype(np.float32)
-        order = rng.permutation(images.shape[0])
-        for index in range(images.shape[0]):
-            draw = rng.random(3)
-            if draw[0] >= self.prob:
-                continue
-            weight = rng.beta(self.alpha, self.alpha)
-            cut = math.sqrt(1 - weight)
-            box_h, box_w = int(height * cut), int(width * cut)
-            top = int(draw[1] * (height - box_h + 1))
-            left = int(draw[2] * (width - box_w + 1))
-            box = (slice(top, top + box_h), slice(left, left + box_w))
-            partner = order[index]
-            if nhwc:
-                out[(index,) + box] = images[(partner,) + box]
-            else:
-                out[(index, slice(None)) + box] = images[(partner, slice(None)) + box]
-            share = box_h * box_w / float(height * width)
-            out_labels[index] = (1 - share) * labels[index] + share * labels[partner]
-        return out, out_labels

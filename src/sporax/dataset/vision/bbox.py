@@ -1,6 +1,8 @@
 """Transforms of an (image, bounding boxes) pair; boxes are rows of [x, y, width, height, ...]."""
 import numpy as np
 
+from sporax.dataset.core.random import eager_words, nested_operations
+from sporax.dataset.engine.sampler_order import canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.geometry import target_size
 from sporax.dataset.vision.random_geometry import RandomCrop, RandomResize, RandomResizedCrop
@@ -27,13 +29,15 @@ def check_boxes(op_name, image, bboxes):
 
 
 def crop_boxes(boxes, top, left, height, width):
-    """Move boxes into a crop window at (top, left) of size (height, width), clipping them to it."""
-    x0 = np.clip(boxes[:, 0] - left, 0, width)
-    y0 = np.clip(boxes[:, 1] - top, 0, height)
-    x1 = np.clip(boxes[:, 0] + boxes[:, 2] - left, 0, width)
-    y1 = np.clip(boxes[:, 1] + boxes[:, 3] - top, 0, height)
+    """Move boxes into a crop window at (top, left) of size (height, width), clipping them to it; boxes wholly
+    outside the window are dropped, as MindSpore drops them (one touching its edge stays, zero wide)."""
+    left_edge, top_edge = boxes[:, 0] - left, boxes[:, 1] - top
+    right_edge, bottom_edge = left_edge + boxes[:, 2], top_edge + boxes[:, 3]
+    inside = (left_edge <= width) & (right_edge >= 0) & (top_edge <= height) & (bottom_edge >= 0)
+    x0, y0 = np.clip(left_edge, 0, width), np.clip(top_edge, 0, height)
+    x1, y1 = np.clip(right_edge, 0, width), np.clip(bottom_edge, 0, height)
     boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3] = x0, y0, x1 - x0, y1 - y0
-    return boxes
+    return boxes[inside]
 
 
 def scale_boxes(boxes, scale_y, scale_x):
@@ -46,6 +50,7 @@ def scale_boxes(boxes, scale_y, scale_x):
 
 class _BoxFlip(TensorOperation):
     random = True
+    mindspore_draws = True
 
     def __init__(self, prob=0.5):
         self.prob = check_probability(type(self).__name__, prob)
@@ -53,7 +58,9 @@ class _BoxFlip(TensorOperation):
     def __call__(self, img, bboxes):
         image = as_image(type(self).__name__, img)
         boxes = check_boxes(type(self).__name__, image, bboxes)
-        if random_generator().random() >= self.prob:
+        words = eager_words(self)  # MindSpore's kernel: std::bernoulli_distribution(prob), two words
+        draw = canonical(words) if words is not None else random_generator().random()
+        if draw >= self.prob:
             return image, boxes
         if self._vertical:
             boxes[:, 1] = image.shape[0] - boxes[:, 1] - boxes[:, 3]
@@ -97,8 +104,7 @@ class RandomResizeWithBBox(RandomResize):
     """RandomResize of the image, with its boxes scaled to match."""
 
     def __call__(self, img, bboxes):
-        mode = self._modes[min(int(random_generator().random() * len(self._modes)), len(self._modes) - 1)]
-        return _resize_pair("RandomResizeWithBBox", img, bboxes, self.size, mode)
+        return _resize_pair("RandomResizeWithBBox", img, bboxes, self.size, self._mode())
 
 
 class RandomCropWithBBox(RandomCrop):
@@ -131,6 +137,7 @@ class BoundingBoxAugment(TensorOperation):
     """Apply ``transform`` to the image region of each box, each with probability ``ratio``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, transform, ratio=0.3):
         if not callable(transform):
@@ -141,12 +148,17 @@ class BoundingBoxAugment(TensorOperation):
     def __call__(self, img, bboxes):
         image = as_image("BoundingBoxAugment", img).copy()
         boxes = check_boxes("BoundingBoxAugment", image, bboxes)
-        draws = random_generator().random(boxes.shape[0])
+        words = eager_words(self)
+        # MindSpore's kernel: per box uniform_real_distribution<float>(0, 1) < ratio; the transform's own draws keep
+        # the dataset seed.
+        draws = ([uniform_float(words, 0.0, 1.0) for _ in range(boxes.shape[0])] if words is not None
+                 else random_generator().random(boxes.shape[0]))
         for box, draw in zip(boxes, draws):
             x, y, w, h = (int(v) for v in box[:4])
             if draw >= self.ratio or w <= 0 or h <= 0:
                 continue
-            region = np.asarray(self.transform(image[y:y + h, x:x + w].copy()))
+            with nested_operations():
+                region = np.asarray(self.transform(image[y:y + h, x:x + w].copy()))
             if region.shape[:2] != (h, w):
                 region = resize_array(region, h, w, Inter.BILINEAR)
             image[y:y + h, x:x + w] = region.astype(image.dtype).reshape(image[y:y + h, x:x + w].shape)

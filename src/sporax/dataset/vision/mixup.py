@@ -1,6 +1,7 @@
 """``MixUp``: mix a batch of images and their one-hot labels with Beta-distributed weights."""
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 
 
@@ -48,7 +49,11 @@ class MixUp(TensorOperation):
 
     def __call__(self, image, label):
         images, labels = np.asarray(image), np.asarray(label)
-        weights = random_generator().beta(self.alpha, self.alpha, self.batch_size)
+        if config.seed_was_set():
+            # MindSpore's MixUp is Python: NumPy's global generator, which its set_seed seeds (as sporax's does).
+            weights = np.random.beta(self.alpha, self.alpha, self.batch_size)
+        else:
+            weights = random_generator().beta(self.alpha, self.alpha, self.batch_size)
         if self.is_single:
             if images.shape[:1] < (self.batch_size,) or labels.shape[:1] < (self.batch_size,):
                 raise RuntimeError(f"MixUp: image and label must hold at least batch_size={self.batch_size} "

@@ -278,12 +278,15 @@ class RandomResize(TensorOperation):
     def __init__(self, size):
         self.size = check_size("RandomResize", size)
 
-    def __call__(self, img):
+    def _mode(self):
+        """The interpolation of one call."""
         words = eager_words(self)
         if words is not None:  # MindSpore's kernel: uniform_int_distribution(0, 3) over its InterpolationMode
-            mode = (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)[below(words, 4)]
-        else:
-            mode = self._modes[int(_pick(random_generator().random(), len(self._modes)))]
+            return (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)[below(words, 4)]
+        return self._modes[int(_pick(random_generator().random(), len(self._modes)))]
+
+    def __call__(self, img):
+        mode = self._mode()
         if is_pil(img) and mode == Inter.AREA:
             mode = Inter.BILINEAR
         return resize("RandomResize", img, self.size, mode)

@@ -17,6 +17,7 @@ reverse       every call, the graph does not   every call, the graph does not   
 dict[k] = v   every call, the graph sees it    TypeError                        TypeError
 dict.update   dropped                          dropped                          dropped
 dict.pop      dropped                          AttributeError                   AttributeError
+dict ``|=``   RuntimeError (no dict ``|``)     TypeError (attribute write)      TypeError
 ============  ===============================  ===============================  ===============
 
 ("dropped": the attribute keeps its items and later reads see them unchanged; "every call": the Python
@@ -35,9 +36,10 @@ import contextlib
 import threading
 
 from sporax.core import context
-from sporax.graph.outside_objects import container_changes
+from sporax.graph.outside_objects import container_changes, dict_union_error
 
-_DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE = "drop", "both", "original", "view", "new", "refuse"
+_DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE, _UNSUPPORTED = "drop", "both", "original", "view", "new", "refuse", \
+    "unsupported"
 # method -> what it does at the levels (LAX, COMPATIBLE, STRICT); see the module doc. _ORIGINAL: the
 # attribute changes, the graph keeps the items it had when the Cell was first compiled; _NEW: a new list for
 # the attribute write that follows (``+=``), which refuses it below LAX; _REFUSE: MindSpore's error.
@@ -55,6 +57,7 @@ _DICT_RULES = {
     "__setitem__": (_BOTH, _REFUSE, _REFUSE),
     "update": (_DROP, _DROP, _DROP),
     "pop": (_DROP, _REFUSE, _REFUSE),
+    "__ior__": (_UNSUPPORTED, _NEW, _NEW),
 }
 _LEVELS = {context.LAX: 0, context.COMPATIBLE: 1, context.STRICT: 2}
 # in a Cell's __dict__: attribute name -> (the attribute, a copy of its items when first compiled)
@@ -88,8 +91,10 @@ def _method(kind, name, rules):
             return _dropped_pop(self, kind, args) if name == "pop" else None
         if rule == _REFUSE:
             raise _refuse(self, name)
+        if rule == _UNSUPPORTED:
+            raise dict_union_error(f"self.{self.name}")
         if rule == _NEW:
-            return list(self) + list(args[0])
+            return kind(self) | args[0] if kind is dict else list(self) + list(args[0])
         if rule == _VIEW:
             self.rebound = True  # the graph's own copy from now on
             return python(self, *args)

@@ -44,6 +44,7 @@ _LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF", "LOAD_ATTR", "L
 # the changes MindSpore 2.10's graph makes to its own copy of an outside list or dict only (recorded): the caller's
 # container keeps its items; every other change runs at every call (graph.attribute_views for Cell attributes)
 _GRAPH_ONLY = {list: {"append", "clear", "__setitem__", "__iadd__"}, dict: {"update", "pop"}}
+_AUGMENTED = {"+=": "__iadd__", "|=": "__ior__"}  # x += y on a list, d |= e on a dict
 _MUTATORS = {"append", "extend", "insert", "reverse", "remove", "clear", "sort", "update", "setdefault", "pop",
              "popitem"}
 
@@ -105,13 +106,22 @@ def container_changes(code):
             found.setdefault(current.argval, set()).add(following.argval)
         elif current.opname == "STORE_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
             found.setdefault(instructions[index - 2].argval, set()).add("__setitem__")
-        elif current.opname.startswith("STORE_") and index >= 1 and instructions[index - 1].argrepr == "+=":
-            found.setdefault(current.argval, set()).add("__iadd__")
+        elif current.opname.startswith("STORE_") and _augmented(instructions, index) in _AUGMENTED:
+            found.setdefault(current.argval, set()).add(_AUGMENTED[_augmented(instructions, index)])
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             for name, methods in container_changes(constant).items():
                 found.setdefault(name, set()).update(methods)
     return found
+
+
+def _augmented(instructions, index):
+    """The operator of the augmented assignment whose result the store at ``index`` takes ('+=', '|=', ...);
+    Python 3.11 puts a SWAP between the operator and an attribute or item store."""
+    index -= 1
+    while index >= 0 and instructions[index].opname == "SWAP":
+        index -= 1
+    return instructions[index].argrepr if index >= 0 else None
 
 
 def _read_attributes(code):
@@ -174,6 +184,10 @@ class Outside:
                     walk.visit(cell.cell_contents, name)
                 except ValueError:  # an empty closure cell
                     continue
+        for name, methods in self.changes.items():  # a Cell's own dicts: graph.attribute_views
+            if "__ior__" in methods and any(type(value) is dict and name in walk.names[key]
+                                            for key, (_, value) in walk.lists.items()):
+                raise dict_union_error(name)
         if owner is not None:
             walk.visit(owner, "self")
         self.names = walk.names
@@ -287,6 +301,15 @@ def restore(outputs, sources, args):
         if original is not None:
             outputs = _replace(outputs, position, original)
     return outputs
+
+
+def dict_union_error(name):
+    """MindSpore 2.10's error for ``d |= e`` on a dict ``name`` that lives outside compiled code (recorded: a
+    module-level dict, a dict argument, a Cell's dict attribute at LAX; ``@jit`` and GRAPH_MODE alike)."""
+    return RuntimeError(
+        f"For operation 'bitwise_or', current input arguments types are <Dictionary, Dictionary>. The 1-th "
+        f"argument type 'Dictionary' is not supported now (`{name} |= ...` in compiled code). Build the new dict "
+        f"outside the compiled function and pass it in.")
 
 
 def warn_outside_changes(name):

@@ -36,7 +36,7 @@ import contextlib
 import threading
 
 from sporax.core import context
-from sporax.graph.outside_objects import container_changes, dict_union_error
+from sporax.graph.outside_objects import container_changes, dict_union_error, every_call_methods
 
 _DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE, _UNSUPPORTED = "drop", "both", "original", "view", "new", "refuse", \
     "unsupported"
@@ -133,8 +133,26 @@ for _name in _LIST_RULES:
     setattr(_ListView, _name, _method(list, _name, _LIST_RULES))
 for _name in _DICT_RULES:
     setattr(_DictView, _name, _method(dict, _name, _DICT_RULES))
+
+
+class _GlobalListView(_ListView):
+    """A module-level list as a compiled function that changes it at every call sees it (``global_views``)."""
+
+
+class _GlobalDictView(_DictView):
+    """A module-level dict as a compiled function that changes it at every call sees it (``global_views``)."""
+
+
+# a module-level container: the graph's own copy changes as in Python, and the changes MindSpore repeats at every
+# call (graph.outside_objects) change the module's object too
+for _view, _kind, _rules in ((_GlobalListView, list, _LIST_RULES), (_GlobalDictView, dict, _DICT_RULES)):
+    for _name in _rules:
+        setattr(_view, _name, getattr(_kind, _name))
+    for _name in every_call_methods(_kind):
+        setattr(_view, _name, _method(_kind, _name, {_name: (_BOTH, _BOTH, _BOTH)}))
 # error messages about the attribute name the user's type
 _ListView.__name__, _DictView.__name__ = "list", "dict"
+_GlobalListView.__name__, _GlobalDictView.__name__ = "list", "dict"
 
 
 _collecting = threading.local()
@@ -215,3 +233,25 @@ def attribute_views(cell, function, level=None):
     finally:
         for name, value in originals.items():
             state[name] = value
+
+
+@contextlib.contextmanager
+def global_views(frozen):
+    """For the time of a call of a function that changes module-level lists or dicts at every call (run eagerly):
+    ``frozen`` (``Outside.frozen``: namespace, name, the container, its items when first compiled) installed as
+    views holding the items the graph was compiled with, as MindSpore's graph keeps seeing them (recorded:
+    ``x + len(items)`` after ``items.extend(...)`` gives the first call's value at every call); yields the
+    ``Views``, whose ``unwrap`` gives back the module's objects."""
+    views = Views(0)
+    installed = []
+    for namespace, name, original, items in frozen or ():
+        if namespace.get(name) is original:
+            view = (_GlobalListView if type(original) is list else _GlobalDictView)(items, name, 0, items)
+            view.original = original
+            views.views[id(view)] = namespace[name] = view
+            installed.append((namespace, name, original))
+    try:
+        yield views
+    finally:
+        for namespace, name, original in installed:
+            namespace[name] = original

@@ -15,8 +15,8 @@ arguments, in GRAPH_MODE Cells and ``@jit`` functions; Cell attributes follow ``
 graph's own copy: the function sees them, the caller's container keeps its items, and returning it gives
 that new copy. ``extend``, ``insert``, ``pop``, ``reverse`` (and the methods not recorded) on a list and
 ``d[k] = v`` on a dict change the caller's container at every call, whether or not the function reads it
-afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and ``@jit`` in PyNative mode ignores the
-syntax level. An attribute update that reads the attribute first (``self.count = self.count + 1``,
+afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and under STRICT ``@jit`` in PyNative mode
+changes no list or dict argument (``arguments_graph_only``) but still the module-level ones. An attribute update that reads the attribute first (``self.count = self.count + 1``,
 ``obj.x += 1`` on a number, a Tensor or a NumPy array that is no Parameter) also runs at every call. A trace
 runs the Python once, so ``undo_changes`` puts back what it changed, and a function whose changes run at
 every call runs eagerly on every call; the methods are told apart by the bytecode (``container_changes``).
@@ -47,6 +47,13 @@ _GRAPH_ONLY = {list: {"append", "clear", "__setitem__", "__iadd__"}, dict: {"upd
 _AUGMENTED = {"+=": "__iadd__", "|=": "__ior__"}  # x += y on a list, d |= e on a dict
 _MUTATORS = {"append", "extend", "insert", "reverse", "remove", "clear", "sort", "update", "setdefault", "pop",
              "popitem"}
+
+
+def every_call_methods(kind):
+    """The methods of ``kind`` (list or dict) whose change to an outside container MindSpore's graph repeats at
+    every call."""
+    methods = {name for name in _MUTATORS if hasattr(kind, name)} | ({"__setitem__"} if kind is dict else set())
+    return methods - _GRAPH_ONLY[kind]
 
 
 def _is_object(value):
@@ -161,9 +168,11 @@ class Outside:
     module-level lists and objects ``function`` names, its closure, ``owner`` (a Cell) and what is
     reachable from these (see ``_Walk``)."""
 
-    def __init__(self, function, args, kwargs, owner=None, graph_only=False):
+    def __init__(self, function, args, kwargs, owner=None, graph_only=False, arguments_graph_only=False):
         self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
+        self.arguments_graph_only = arguments_graph_only  # STRICT @jit in PyNative: of the arguments only
         walk = _Walk()
+        self.globals, self.frozen = [], []  # (namespace, name, container); see ``undo_changes``
         bound = hasattr(function, "__self__")
         function = getattr(function, "__func__", function)
         code = getattr(function, "__code__", None)
@@ -179,6 +188,8 @@ class Outside:
             for name in _names(code):
                 if name in globals_:
                     walk.visit(globals_[name], name)
+                    if type(globals_[name]) in (list, dict):
+                        self.globals.append((globals_, name, globals_[name]))
             for name, cell in zip(code.co_freevars, getattr(function, "__closure__", None) or ()):
                 try:
                     walk.visit(cell.cell_contents, name)
@@ -231,7 +242,7 @@ class Outside:
     def _every_call(self, value):
         """Whether MindSpore repeats the change of ``value`` at every call (``_GRAPH_ONLY``): by the methods
         called on the names it is reached by, else on any name (``y = x[0]; y.reverse()``); True when none."""
-        if self.graph_only:
+        if self.graph_only or self.arguments_graph_only and self.lists[id(value)][0] is not None:
             return False
         methods = set().union(*(self.changes.get(name, set()) for name in self.names.get(id(value), ())))
         methods = methods or set().union(*self.changes.values())
@@ -241,6 +252,10 @@ class Outside:
         """Put back what the trace changed in outside lists and attributes; True when a change must run at
         every call (see the module doc), so the function runs eagerly."""
         rerun = False
+        # MindSpore's graph keeps seeing a module-level container as it was when first compiled, the changes that
+        # run at every call included (``attribute_views.global_views``)
+        self.frozen = [(namespace, name, value, self.snapshots[id(value)]) for namespace, name, value in self.globals
+                       if self._changed(value) and self._every_call(value) and not _traced(value)]
         for value, items in self.list_items:
             if self._changed(value):
                 rerun = rerun or (self._every_call(value) and not _traced(value))

@@ -195,9 +195,12 @@ class Outside:
                     walk.visit(cell.cell_contents, name)
                 except ValueError:  # an empty closure cell
                     continue
-        for name, methods in self.changes.items():  # a Cell's own dicts: graph.attribute_views
-            if "__ior__" in methods and any(type(value) is dict and name in walk.names[key]
-                                            for key, (_, value) in walk.lists.items()):
+        # a dict argument or module-level dict (attributes, a Cell's included, follow graph.attribute_views)
+        direct = {id(value) for _, _, value in self.globals}
+        for name, methods in self.changes.items():
+            if "__ior__" in methods and any(type(value) is dict and name in walk.names[key] and
+                                            (path is not None or key in direct)
+                                            for key, (path, value) in walk.lists.items()):
                 raise dict_union_error(name)
         if owner is not None:
             walk.visit(owner, "self")

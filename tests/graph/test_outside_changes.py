@@ -16,6 +16,7 @@ calls.
 import pytest
 
 import sporax as ms
+from sporax import nn
 from tests.graph.test_attribute_views import check_calls
 
 _held = None
@@ -381,5 +382,36 @@ def test_an_outside_container_changes_as_in_mindspore(holder, op, ret, level, ca
     ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=getattr(ms, level))
     try:
         check_calls(call, lambda: items, calls)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+
+
+class _PopsHeld(nn.Cell):
+    def construct(self, x):
+        _held.pop("a")
+        return x
+
+
+class _PopsArgument(nn.Cell):
+    def construct(self, items, x):
+        items.pop("a")
+        return x + len(items)
+
+
+@pytest.mark.parametrize("level", ["COMPATIBLE", "STRICT"])
+@pytest.mark.parametrize("holder", ["global_cell", "arg_cell"])
+def test_a_graph_mode_dict_pop_below_lax_raises_attribute_error(holder, level):
+    # recorded (GRAPH_MODE Cells): AttributeError "In JIT strict mode, cannot get attributes pop or the
+    # Dictionary[...] object has no attribute: 'pop'" at both calls, the dict unchanged; LAX pops the graph's copy
+    global _held
+    items = _held = {"a": 1, "b": 2}
+    if holder == "global_cell":
+        call = _PopsHeld()
+    else:
+        net = _PopsArgument()
+        call = lambda x: net(items, x)  # noqa: E731
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, level))
+    try:
+        check_calls(call, lambda: items, [("raise", "AttributeError", {"a": 1, "b": 2})] * 2)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)

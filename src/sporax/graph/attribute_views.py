@@ -36,7 +36,8 @@ import contextlib
 import threading
 
 from sporax.core import context
-from sporax.graph.outside_objects import container_changes, dict_union_error, every_call_methods
+from sporax.graph.outside_objects import container_changes, dict_pop_error, dict_union_error, \
+    every_call_methods
 
 _DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE, _UNSUPPORTED = "drop", "both", "original", "view", "new", "refuse", \
     "unsupported"
@@ -67,8 +68,7 @@ _SNAPSHOTS = "_sporax_graph_attributes"
 def _refuse(view, name):
     fix = "Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2)."
     if name == "pop":
-        return AttributeError(f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: "
-                              f"'pop' (self.{view.name}). {fix}")
+        return dict_pop_error(f"self.{view.name}")
     return TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAXself.{view.name} should be initialized as a "
                      f"'Parameter' in the '__init__' function to perform assign subscript, but got: "
                      f"{view.original}. {fix}")

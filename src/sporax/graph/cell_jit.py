@@ -51,7 +51,8 @@ def _build(cell):
 
         def returning(*new_args, **new_kwargs):
             outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell,
-                              graph_only=context.jit_syntax_level() == context.STRICT)
+                              graph_only=context.jit_syntax_level() == context.STRICT,
+                              refuse_dict_pop=context.jit_syntax_level() != context.LAX)
             with collect_views() as views:
                 outputs = run_construct(cell, new_args, new_kwargs)
             outputs, record["returned_list"] = outside.returned_sources(outputs)

@@ -129,7 +129,8 @@ class JitFunction:
             strict = context.jit_syntax_level() == context.STRICT
             graph_mode = context.get_context("mode") == context.GRAPH_MODE
             outside = Outside(self.function, call_args, call_kwargs, graph_only=strict and graph_mode,
-                              arguments_graph_only=strict)
+                              arguments_graph_only=strict,
+                              refuse_dict_pop=graph_mode and context.jit_syntax_level() != context.LAX)
             with collect_views() as views:
                 outputs = _with_views(function, self.function)(*call_args, **call_kwargs)
             outputs, record["returned_list"] = outside.returned_sources(outputs)

@@ -168,9 +168,11 @@ class Outside:
     module-level lists and objects ``function`` names, its closure, ``owner`` (a Cell) and what is
     reachable from these (see ``_Walk``)."""
 
-    def __init__(self, function, args, kwargs, owner=None, graph_only=False, arguments_graph_only=False):
+    def __init__(self, function, args, kwargs, owner=None, graph_only=False, arguments_graph_only=False,
+                 refuse_dict_pop=False):
         self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
         self.arguments_graph_only = arguments_graph_only  # STRICT @jit in PyNative: of the arguments only
+        # GRAPH_MODE below LAX: MindSpore's AttributeError for ``d.pop(k)`` on a dict argument or module-level dict
         walk = _Walk()
         self.globals, self.frozen = [], []  # (namespace, name, container); see ``undo_changes``
         bound = hasattr(function, "__self__")
@@ -198,10 +200,12 @@ class Outside:
         # a dict argument or module-level dict (attributes, a Cell's included, follow graph.attribute_views)
         direct = {id(value) for _, _, value in self.globals}
         for name, methods in self.changes.items():
-            if "__ior__" in methods and any(type(value) is dict and name in walk.names[key] and
-                                            (path is not None or key in direct)
-                                            for key, (path, value) in walk.lists.items()):
-                raise dict_union_error(name)
+            if any(type(value) is dict and name in walk.names[key] and (path is not None or key in direct)
+                   for key, (path, value) in walk.lists.items()):
+                if "__ior__" in methods:
+                    raise dict_union_error(name)
+                if "pop" in methods and refuse_dict_pop:
+                    raise dict_pop_error(name)
         if owner is not None:
             walk.visit(owner, "self")
         self.names = walk.names
@@ -328,6 +332,14 @@ def dict_union_error(name):
         f"For operation 'bitwise_or', current input arguments types are <Dictionary, Dictionary>. The 1-th "
         f"argument type 'Dictionary' is not supported now (`{name} |= ...` in compiled code). Build the new dict "
         f"outside the compiled function and pass it in.")
+
+
+def dict_pop_error(name):
+    """MindSpore 2.10's error for ``d.pop(k)`` in GRAPH_MODE below the LAX syntax level, ``d`` a dict argument,
+    module-level dict or Cell attribute (recorded)."""
+    return AttributeError(
+        f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: 'pop' ({name}). "
+        f"Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2).")
 
 
 def warn_outside_changes(name):

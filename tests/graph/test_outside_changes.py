@@ -3,7 +3,8 @@
 PyNative mode).
 
 Each row: the holder ('global_jit': ``@ms.jit`` function changing the module-level ``_held``; 'arg_jit': the
-same changing its list argument; 'global_cell' and 'arg_cell': a GRAPH_MODE Cell doing so), the method, what
+same changing its list argument; 'global_cell' and 'arg_cell': a GRAPH_MODE Cell doing so), the method
+('nested_...': of the first list in ``[[1, 2], [7]]``), what
 the function returns ('len': ``x + len(...)``, 'obj': the container, 'none': ``x``), the syntax level, and for
 the first and the second call: (the returned value, the container afterwards, whether the returned object is
 the container) or ('raise', the exception's type, the container afterwards). On later calls MindSpore's graph
@@ -137,6 +138,41 @@ def _global_dpop(x, ret):
 
 def _argument_dpop(items, x, ret):
     items.pop("a")
+    return _result(items, ret, x)
+
+
+def _global_nested_append_num(x, ret):
+    _held[0].append(3)
+    return _result(_held, ret, x)
+
+
+def _argument_nested_append_num(items, x, ret):
+    items[0].append(3)
+    return _result(items, ret, x)
+
+
+def _global_nested_setitem(x, ret):
+    _held[0][0] = 9
+    return _result(_held, ret, x)
+
+
+def _argument_nested_setitem(items, x, ret):
+    items[0][0] = 9
+    return _result(items, ret, x)
+
+
+def _global_nested_clear(x, ret):
+    _held[0].clear()
+    return _result(_held, ret, x)
+
+
+def _argument_nested_clear(items, x, ret):
+    items[0].clear()
+    return _result(items, ret, x)
+
+
+def _argument_nested_extend(items, x, ret):
+    items[0].extend([3, 4])
     return _result(items, ret, x)
 
 
@@ -352,6 +388,30 @@ _ROWS = [
     ('arg_jit', 'dset', 'obj', 'STRICT',
      [({'a': 1, 'b': 2, 'c': 3}, {'a': 1, 'b': 2}, False),
       ({'a': 1, 'b': 2, 'c': 3}, {'a': 1, 'b': 2}, False)]),
+    ('global_jit', 'nested_append_num', 'len', 'STRICT',
+     [(['T', [12.0]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['T', [12.0]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('global_jit', 'nested_append_num', 'obj', 'LAX',
+     [(['list', ['list', 1, 2, 3], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['list', ['list', 1, 2, 3], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('global_jit', 'nested_setitem', 'obj', 'LAX',
+     [(['list', ['list', 9, 2], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['list', ['list', 9, 2], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('global_jit', 'nested_clear', 'none', 'LAX',
+     [(['T', [10.0]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['T', [10.0]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('arg_jit', 'nested_append_num', 'obj', 'LAX',
+     [(['list', ['list', 1, 2, 3], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['list', ['list', 1, 2, 3], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('arg_jit', 'nested_extend', 'len', 'LAX',
+     [(['T', [12.0]], ['list', ['list', 1, 2, 3, 4], ['list', 7]], False),
+      (['T', [12.0]], ['list', ['list', 1, 2, 3, 4, 3, 4], ['list', 7]], False)]),
+    ('arg_jit', 'nested_setitem', 'len', 'LAX',
+     [(['T', [12.0]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['T', [12.0]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('arg_jit', 'nested_clear', 'obj', 'STRICT',
+     [(['list', ['list'], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False),
+      (['list', ['list'], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False)]),
     ('global_jit', 'dior', 'len', 'LAX',
      [('raise', 'RuntimeError', {'a': 1, 'b': 2}),
       ('raise', 'RuntimeError', {'a': 1, 'b': 2})]),
@@ -372,7 +432,7 @@ _ROWS = [
                          ids=[f"{row[0]}-{row[1]}-{row[2]}-{row[3]}" for row in _ROWS])
 def test_an_outside_container_changes_as_in_mindspore(holder, op, ret, level, calls):
     global _held
-    items = _held = {"a": 1, "b": 2} if op.startswith("d") else [1, 2]
+    items = _held = {"a": 1, "b": 2} if op.startswith("d") else [[1, 2], [7]] if op.startswith("nested") else [1, 2]
     if holder == "global_jit":
         function = ms.jit(globals()[f"_global_{op}"])
         call = lambda x: function(x, ret)  # noqa: E731

@@ -108,11 +108,17 @@ def container_changes(code):
     found = {}
     for index, current in enumerate(instructions):
         following = instructions[index + 1] if index + 1 < len(instructions) else None
-        if current.opname in _LOADS and following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") \
-                and following.argval in _MUTATORS:
-            found.setdefault(current.argval, set()).add(following.argval)
+        if following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") and following.argval in _MUTATORS:
+            if current.opname in _LOADS:
+                found.setdefault(current.argval, set()).add(following.argval)
+            elif current.opname == "BINARY_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
+                # ``x[0].append(v)``: a change of a container inside ``x`` (one plain index or key)
+                found.setdefault(instructions[index - 2].argval, set()).add(following.argval)
         elif current.opname == "STORE_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
             found.setdefault(instructions[index - 2].argval, set()).add("__setitem__")
+        elif current.opname == "STORE_SUBSCR" and index >= 4 and instructions[index - 2].opname == "BINARY_SUBSCR" \
+                and instructions[index - 4].opname in _LOADS:  # x[0][i] = v
+            found.setdefault(instructions[index - 4].argval, set()).add("__setitem__")
         elif current.opname.startswith("STORE_") and _augmented(instructions, index) in _AUGMENTED:
             found.setdefault(current.argval, set()).add(_AUGMENTED[_augmented(instructions, index)])
     for constant in code.co_consts:
@@ -239,12 +245,16 @@ class Outside:
         copied = visit(outputs, ())
         return copied, tuple(sources)
 
-    def _changed(self, value):
-        """Whether the trace changed the outside list or dict ``value``."""
+    def _changed(self, value, depth=_DEPTH):
+        """Whether the trace changed the outside list or dict ``value``, or one it holds."""
         items = self.snapshots[id(value)]
         if isinstance(value, dict):
-            return value.keys() != items.keys() or any(value[key] is not then for key, then in items.items())
-        return len(value) != len(items) or any(now is not then for now, then in zip(value, items))
+            if value.keys() != items.keys() or any(value[key] is not then for key, then in items.items()):
+                return True
+        elif len(value) != len(items) or any(now is not then for now, then in zip(value, items)):
+            return True
+        inner = value.values() if isinstance(value, dict) else value
+        return depth > 0 and any(id(item) in self.snapshots and self._changed(item, depth - 1) for item in inner)
 
     def _every_call(self, value):
         """Whether MindSpore repeats the change of ``value`` at every call (``_GRAPH_ONLY``): by the methods

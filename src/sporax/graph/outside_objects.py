@@ -16,10 +16,14 @@ graph's own copy: the function sees them, the caller's container keeps its items
 that new copy. ``extend``, ``insert``, ``pop``, ``reverse`` (and the methods not recorded) on a list and
 ``d[k] = v`` on a dict change the caller's container at every call, whether or not the function reads it
 afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and under STRICT ``@jit`` in PyNative mode
-changes no list or dict argument (``arguments_graph_only``) but still the module-level ones. An attribute update that reads the attribute first (``self.count = self.count + 1``,
-``obj.x += 1`` on a number, a Tensor or a NumPy array that is no Parameter) also runs at every call. A trace
-runs the Python once, so ``undo_changes`` puts back what it changed, and a function whose changes run at
-every call runs eagerly on every call; the methods are told apart by the bytecode (``container_changes``).
+changes no list or dict argument (``arguments_graph_only``) but still the module-level ones. A change of a list
+inside such a container (``x[0].append(v)``) follows the same rules. The graph keeps seeing a module-level
+container as it was first compiled, its own changes included (``attribute_views.global_views``). ``d |= e`` on
+a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError. An attribute update that reads
+the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a number, a Tensor or a NumPy array
+that is no Parameter) also runs at every call. A trace runs the Python once, so ``undo_changes`` puts back what
+it changed, and a function whose changes run at every call runs eagerly on every call; the methods are told
+apart by the bytecode (``container_changes``).
 
 Example:
     >>> outside = Outside(function, args, kwargs)              # in the trace, before the call

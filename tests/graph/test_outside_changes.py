@@ -14,6 +14,7 @@ Not here, as sporax differs (pinned in test_outside_helpers): reading a dict aft
 TypeError "For 'TupleGetItem', input[0] should be Sequence"; a change made in a function the compiled one
 calls.
 """
+import numpy as np
 import pytest
 
 import sporax as ms
@@ -475,3 +476,19 @@ def test_a_graph_mode_dict_pop_below_lax_raises_attribute_error(holder, level):
         check_calls(call, lambda: items, [("raise", "AttributeError", {"a": 1, "b": 2})] * 2)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+
+
+def _first_after_reverse(x):
+    _held.reverse()
+    return x + _held[0]
+
+
+@pytest.mark.filterwarnings("ignore::sporax.state.EagerFallbackWarning")
+def test_an_item_read_after_reverse_sees_the_module_list_as_it_is_now():
+    # recorded: x + _held[0] is 3.0, 2.0, 3.0 over three calls while _held flips, whereas x + len(_held) after
+    # extend keeps the first call's length (the rows above): MindSpore's graph folds len, not item reads
+    global _held
+    _held = [1, 2]
+    function = ms.jit(_first_after_reverse)
+    x = ms.Tensor(np.array(1.0, np.float32))
+    assert [(float(function(x)), list(_held)) for _ in range(3)] == [(3.0, [2, 1]), (2.0, [1, 2]), (3.0, [2, 1])]

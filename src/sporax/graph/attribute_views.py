@@ -135,21 +135,53 @@ for _name in _DICT_RULES:
     setattr(_DictView, _name, _method(dict, _name, _DICT_RULES))
 
 
-class _GlobalListView(_ListView):
-    """A module-level list as a compiled function that changes it at every call sees it (``global_views``)."""
+def _global_method(kind, name, every_call):
+    """``name`` of ``kind`` on a ``global_views`` view: on the view, on its first-compiled copy (whose length
+    ``len`` gives), and when ``every_call`` on the module's object too."""
+    python = getattr(kind, name)
+
+    def run(self, *args):
+        values = [list(value) if name in ("extend", "__iadd__") else value for value in args]
+        try:
+            python(self.frozen, *values)
+        except (IndexError, KeyError, ValueError):  # the first-compiled copy lacks the item: its length stays
+            pass
+        if every_call:
+            python(self.original, *values)
+            self.changed_original = True
+        return python(self, *values)
+
+    run.__name__ = name
+    return run
 
 
-class _GlobalDictView(_DictView):
-    """A module-level dict as a compiled function that changes it at every call sees it (``global_views``)."""
+class _GlobalListView(list):
+    """A module-level list as a compiled function that changes it at every call sees it (``global_views``):
+    its items, and the length it had when first compiled (MindSpore's graph folds ``len``)."""
+
+    def __init__(self, original, frozen):
+        super().__init__(original)
+        self.original, self.frozen, self.rebound, self.changed_original = original, frozen, False, False
+
+    def __len__(self):
+        return len(self.frozen)
 
 
-# a module-level container: the graph's own copy changes as in Python, and the changes MindSpore repeats at every
-# call (graph.outside_objects) change the module's object too
-for _view, _kind, _rules in ((_GlobalListView, list, _LIST_RULES), (_GlobalDictView, dict, _DICT_RULES)):
-    for _name in _rules:
-        setattr(_view, _name, getattr(_kind, _name))
-    for _name in every_call_methods(_kind):
-        setattr(_view, _name, _method(_kind, _name, {_name: (_BOTH, _BOTH, _BOTH)}))
+class _GlobalDictView(dict):
+    """A module-level dict as ``_GlobalListView`` sees a list."""
+
+    def __init__(self, original, frozen):
+        super().__init__(original)
+        self.original, self.frozen, self.rebound, self.changed_original = original, frozen, False, False
+
+    __len__ = _GlobalListView.__len__
+
+
+# the changes MindSpore repeats at every call (graph.outside_objects) change the module's object too
+for _view, _kind in ((_GlobalListView, list), (_GlobalDictView, dict)):
+    _every = every_call_methods(_kind)
+    for _name in set(_LIST_RULES if _kind is list else _DICT_RULES) | _every:
+        setattr(_view, _name, _global_method(_kind, _name, _name in _every))
 # error messages about the attribute name the user's type
 _ListView.__name__, _DictView.__name__ = "list", "dict"
 _GlobalListView.__name__, _GlobalDictView.__name__ = "list", "dict"
@@ -239,15 +271,15 @@ def attribute_views(cell, function, level=None):
 def global_views(frozen):
     """For the time of a call of a function that changes module-level lists or dicts at every call (run eagerly):
     ``frozen`` (``Outside.frozen``: namespace, name, the container, its items when first compiled) installed as
-    views holding the items the graph was compiled with, as MindSpore's graph keeps seeing them (recorded:
-    ``x + len(items)`` after ``items.extend(...)`` gives the first call's value at every call); yields the
-    ``Views``, whose ``unwrap`` gives back the module's objects."""
+    views whose ``len`` is the one the graph was compiled with, as MindSpore's graph folds it (recorded:
+    ``x + len(items)`` after ``items.extend(...)`` gives the first call's value at every call, while
+    ``items[0]`` after ``items.reverse()`` reads the list as it is now); yields the ``Views``, whose ``unwrap``
+    gives back the module's objects."""
     views = Views(0)
     installed = []
     for namespace, name, original, items in frozen or ():
         if namespace.get(name) is original:
-            view = (_GlobalListView if type(original) is list else _GlobalDictView)(items, name, 0, items)
-            view.original = original
+            view = (_GlobalListView if type(original) is list else _GlobalDictView)(original, type(items)(items))
             views.views[id(view)] = namespace[name] = view
             installed.append((namespace, name, original))
     try:

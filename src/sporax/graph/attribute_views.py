@@ -155,8 +155,8 @@ def _global_method(kind, name, every_call):
     return run
 
 
-class _GlobalListView(list):
-    """A module-level list as a compiled function that changes it at every call sees it (``global_views``):
+class _Frozen:
+    """A module-level container as a compiled function that changes it at every call sees it (``global_views``):
     its items, and the length it had when first compiled (MindSpore's graph folds ``len``)."""
 
     def __init__(self, original, frozen):
@@ -167,14 +167,12 @@ class _GlobalListView(list):
         return len(self.frozen)
 
 
-class _GlobalDictView(dict):
-    """A module-level dict as ``_GlobalListView`` sees a list."""
+class _GlobalListView(_Frozen, list):
+    """A module-level list (``_Frozen``)."""
 
-    def __init__(self, original, frozen):
-        super().__init__(original)
-        self.original, self.frozen, self.rebound, self.changed_original = original, frozen, False, False
 
-    __len__ = _GlobalListView.__len__
+class _GlobalDictView(_Frozen, dict):
+    """A module-level dict (``_Frozen``)."""
 
 
 # the changes MindSpore repeats at every call (graph.outside_objects) change the module's object too

@@ -182,7 +182,6 @@ class Outside:
                  refuse_dict_pop=False):
         self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
         self.arguments_graph_only = arguments_graph_only  # STRICT @jit in PyNative: of the arguments only
-        # GRAPH_MODE below LAX: MindSpore's AttributeError for ``d.pop(k)`` on a dict argument or module-level dict
         walk = _Walk()
         self.globals, self.frozen = [], []  # (namespace, name, container); see ``undo_changes``
         bound = hasattr(function, "__self__")
@@ -207,7 +206,8 @@ class Outside:
                     walk.visit(cell.cell_contents, name)
                 except ValueError:  # an empty closure cell
                     continue
-        # a dict argument or module-level dict (attributes, a Cell's included, follow graph.attribute_views)
+        # MindSpore's errors for ``d |= e`` and (``refuse_dict_pop``: GRAPH_MODE below LAX) ``d.pop(k)`` on a dict
+        # argument or module-level dict (attributes, a Cell's included, follow graph.attribute_views)
         direct = {id(value) for _, _, value in self.globals}
         for name, methods in self.changes.items():
             if any(type(value) is dict and name in walk.names[key] and (path is not None or key in direct)

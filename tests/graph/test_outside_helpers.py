@@ -53,7 +53,7 @@ def _calls(function, *args):
 @pytest.mark.filterwarnings("ignore::sporax.state.EagerFallbackWarning")
 def test_difference_a_helper_extending_a_module_list_is_seen_by_the_caller():
     # MindSpore: x + len(_held) is [12.0] at both calls, _held becomes [1, 2, 3, 4] then [1, 2, 3, 4, 3, 4];
-    # sporax's eager reruns see the list as first compiled (graph.attribute_views.global_views), the change included
+    # sporax's eager reruns fold len as first compiled (graph.attribute_views.global_views), the change included
     global _held
     _held = [1, 2]
     function = ms.jit(_global_helper_extend)

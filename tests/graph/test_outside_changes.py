@@ -4,7 +4,8 @@ PyNative mode).
 
 Each row: the holder ('global_jit': ``@ms.jit`` function changing the module-level ``_held``; 'arg_jit': the
 same changing its list argument; 'global_cell' and 'arg_cell': a GRAPH_MODE Cell doing so), the method
-('nested_...': of the first list in ``[[1, 2], [7]]``), what
+('nested_...': of the first list in ``[[1, 2], [7]]``, 'nested_d...': of the dict in ``{"a": {...}, "z": [7]}``),
+what
 the function returns ('len': ``x + len(...)``, 'obj': the container, 'none': ``x``), the syntax level, and for
 the first and the second call: (the returned value, the container afterwards, whether the returned object is
 the container) or ('raise', the exception's type, the container afterwards). On later calls MindSpore's graph
@@ -174,6 +175,16 @@ def _argument_nested_clear(items, x, ret):
 
 def _argument_nested_extend(items, x, ret):
     items[0].extend([3, 4])
+    return _result(items, ret, x)
+
+
+def _global_nested_dupdate(x, ret):
+    _held["a"].update({"c": 3})
+    return _result(_held, ret, x)
+
+
+def _argument_nested_dupdate(items, x, ret):
+    items["a"].update({"c": 3})
     return _result(items, ret, x)
 
 
@@ -413,6 +424,12 @@ _ROWS = [
     ('arg_jit', 'nested_clear', 'obj', 'STRICT',
      [(['list', ['list'], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False),
       (['list', ['list'], ['list', 7]], ['list', ['list', 1, 2], ['list', 7]], False)]),
+    ('global_jit', 'nested_dupdate', 'len', 'LAX',
+     [(['T', [12.0]], {'a': {'a': 1, 'b': 2, 'c': 3}, 'z': ['list', 7]}, False),
+      (['T', [12.0]], {'a': {'a': 1, 'b': 2, 'c': 3}, 'z': ['list', 7]}, False)]),
+    ('arg_jit', 'nested_dupdate', 'obj', 'LAX',
+     [({'a': {'a': 1, 'b': 2, 'c': 3}, 'z': ['list', 7]}, {'a': {'a': 1, 'b': 2, 'c': 3}, 'z': ['list', 7]}, True),
+      ({'a': {'a': 1, 'b': 2, 'c': 3}, 'z': ['list', 7]}, {'a': {'a': 1, 'b': 2, 'c': 3}, 'z': ['list', 7]}, True)]),
     ('global_jit', 'dior', 'len', 'LAX',
      [('raise', 'RuntimeError', {'a': 1, 'b': 2}),
       ('raise', 'RuntimeError', {'a': 1, 'b': 2})]),
@@ -433,7 +450,10 @@ _ROWS = [
                          ids=[f"{row[0]}-{row[1]}-{row[2]}-{row[3]}" for row in _ROWS])
 def test_an_outside_container_changes_as_in_mindspore(holder, op, ret, level, calls):
     global _held
-    items = _held = {"a": 1, "b": 2} if op.startswith("d") else [[1, 2], [7]] if op.startswith("nested") else [1, 2]
+    if op.startswith("nested_d"):
+        items = _held = {"a": {"a": 1, "b": 2}, "z": [7]}
+    else:
+        items = _held = {"a": 1, "b": 2} if op.startswith("d") else [[1, 2], [7]] if op.startswith("nested") else [1, 2]
     if holder == "global_jit":
         function = ms.jit(globals()[f"_global_{op}"])
         call = lambda x: function(x, ret)  # noqa: E731

@@ -49,6 +49,7 @@ _LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF", "LOAD_ATTR", "L
 # container keeps its items; every other change runs at every call (graph.attribute_views for Cell attributes)
 _GRAPH_ONLY = {list: {"append", "clear", "__setitem__", "__iadd__"}, dict: {"update", "pop"}}
 _AUGMENTED = {"+=": "__iadd__", "|=": "__ior__"}  # x += y on a list, d |= e on a dict
+_DICT_ONLY = {"update", "setdefault", "popitem"}
 _MUTATORS = {"append", "extend", "insert", "reverse", "remove", "clear", "sort", "update", "setdefault", "pop",
              "popitem"}
 
@@ -115,8 +116,10 @@ def container_changes(code):
         if following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") and following.argval in _MUTATORS:
             if current.opname in _LOADS:
                 found.setdefault(current.argval, set()).add(following.argval)
-            elif current.opname == "BINARY_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
-                # ``x[0].append(v)``: a change of a container inside ``x`` (one plain index or key)
+            elif current.opname == "BINARY_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS \
+                    and following.argval not in _DICT_ONLY:
+                # ``x[0].append(v)``: a change of a list inside ``x`` (one plain index or key); MindSpore changes a
+                # dict inside at every call (``x["a"].update(...)``, recorded), as it does for unknown methods
                 found.setdefault(instructions[index - 2].argval, set()).add(following.argval)
         elif current.opname == "STORE_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
             found.setdefault(instructions[index - 2].argval, set()).add("__setitem__")

@@ -17,8 +17,9 @@ that new copy. ``extend``, ``insert``, ``pop``, ``reverse`` (and the methods not
 ``d[k] = v`` on a dict change the caller's container at every call, whether or not the function reads it
 afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and under STRICT ``@jit`` in PyNative mode
 changes no list or dict argument (``arguments_graph_only``) but still the module-level ones. A change of a list
-inside such a container (``x[0].append(v)``) follows the same rules. The graph keeps seeing a module-level
-container as it was first compiled, its own changes included (``attribute_views.global_views``). ``d |= e`` on
+inside such a container (``x[0].append(v)``) follows the same rules; a dict inside changes at every call. The
+graph keeps the length a module-level container had when first compiled, its own changes included
+(``attribute_views.global_views``: ``len`` is folded, item reads see the list as it is now). ``d |= e`` on
 a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError. An attribute update that reads
 the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a number, a Tensor or a NumPy array
 that is no Parameter) also runs at every call. A trace runs the Python once, so ``undo_changes`` puts back what

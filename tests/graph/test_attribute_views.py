@@ -41,6 +41,8 @@ def _construct(self, x):
         self.items.update({"c": 3})
     elif op == "dpop":
         self.items.pop("a")
+    elif op == "dior":
+        self.items |= {"c": 3}
     if self.ret == "len":
         return x + len(self.items)
     if self.ret == "obj":
@@ -70,7 +72,8 @@ def _summary(value):
     return value
 
 
-_ERRORS = {"TypeError": TypeError, "AttributeError": AttributeError, "KeyError": KeyError}
+_ERRORS = {"TypeError": TypeError, "AttributeError": AttributeError, "KeyError": KeyError,
+           "RuntimeError": RuntimeError}
 
 
 def check_calls(call, container, calls):
@@ -383,7 +386,17 @@ _ROWS = [
       (['list'], ['list'], True)]),
     ('attrmix', 'append_num', 'obj', 'LAX',
      [(['list', 1, ['T', [2.0]]], ['list', 1, ['T', [2.0]]], True),
-      (['list', 1, ['T', [2.0]]], ['list', 1, ['T', [2.0]]], True)]),]
+      (['list', 1, ['T', [2.0]]], ['list', 1, ['T', [2.0]]], True)]),
+    ('attr', 'dior', 'len', 'LAX',
+     [('raise', 'RuntimeError', {'a': 1, 'b': 2}),
+      ('raise', 'RuntimeError', {'a': 1, 'b': 2})]),
+    ('attr', 'dior', 'obj', 'COMPATIBLE',
+     [('raise', 'TypeError', {'a': 1, 'b': 2}),
+      ('raise', 'TypeError', {'a': 1, 'b': 2})]),
+    ('attr', 'dior', 'none', 'STRICT',
+     [('raise', 'TypeError', {'a': 1, 'b': 2}),
+      ('raise', 'TypeError', {'a': 1, 'b': 2})]),
+]
 
 
 @pytest.mark.filterwarnings("ignore::sporax.state.EagerFallbackWarning")
@@ -399,5 +412,29 @@ def test_a_container_attribute_changes_as_in_mindspore(holder, op, ret, level, c
     ms.set_context(mode=mode, jit_syntax_level=getattr(ms, level))
     try:
         check_calls(net, lambda: net.items, calls)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+
+
+class _AddsOnly(nn.Cell):
+    """``self.items += [3]`` and nothing else: Python 3.11 puts a SWAP between the ``+=`` and the attribute
+    store, which the bytecode scan must see through."""
+
+    def __init__(self):
+        super().__init__()
+        self.items = [1, 2]
+
+    def construct(self, x):
+        self.items += [3]
+        return x + len(self.items)
+
+
+@pytest.mark.filterwarnings("ignore::sporax.state.EagerFallbackWarning")
+def test_an_attribute_add_alone_is_refused_with_the_attribute_unchanged_below_lax():
+    # recorded with /tmp/ms (GRAPH_MODE, COMPATIBLE): TypeError at both calls, self.items stays [1, 2]
+    net = _AddsOnly()
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=ms.COMPATIBLE)
+    try:
+        check_calls(net, lambda: net.items, [("raise", "TypeError", ["list", 1, 2])] * 2)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)

@@ -17,6 +17,7 @@ reverse       every call, the graph does not   every call, the graph does not   
 dict[k] = v   every call, the graph sees it    TypeError                        TypeError
 dict.update   dropped                          dropped                          dropped
 dict.pop      dropped                          AttributeError                   AttributeError
+dict ``|=``   RuntimeError (no dict ``|``)     TypeError (attribute write)      TypeError
 ============  ===============================  ===============================  ===============
 
 ("dropped": the attribute keeps its items and later reads see them unchanged; "every call": the Python
@@ -35,9 +36,11 @@ import contextlib
 import threading
 
 from sporax.core import context
-from sporax.graph.outside_objects import container_changes
+from sporax.graph.outside_objects import container_changes, dict_pop_error, dict_union_error, \
+    every_call_methods
 
-_DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE = "drop", "both", "original", "view", "new", "refuse"
+_DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE, _UNSUPPORTED = "drop", "both", "original", "view", "new", "refuse", \
+    "unsupported"
 # method -> what it does at the levels (LAX, COMPATIBLE, STRICT); see the module doc. _ORIGINAL: the
 # attribute changes, the graph keeps the items it had when the Cell was first compiled; _NEW: a new list for
 # the attribute write that follows (``+=``), which refuses it below LAX; _REFUSE: MindSpore's error.
@@ -55,6 +58,7 @@ _DICT_RULES = {
     "__setitem__": (_BOTH, _REFUSE, _REFUSE),
     "update": (_DROP, _DROP, _DROP),
     "pop": (_DROP, _REFUSE, _REFUSE),
+    "__ior__": (_UNSUPPORTED, _NEW, _NEW),
 }
 _LEVELS = {context.LAX: 0, context.COMPATIBLE: 1, context.STRICT: 2}
 # in a Cell's __dict__: attribute name -> (the attribute, a copy of its items when first compiled)
@@ -64,8 +68,7 @@ _SNAPSHOTS = "_sporax_graph_attributes"
 def _refuse(view, name):
     fix = "Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2)."
     if name == "pop":
-        return AttributeError(f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: "
-                              f"'pop' (self.{view.name}). {fix}")
+        return dict_pop_error(f"self.{view.name}")
     return TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAXself.{view.name} should be initialized as a "
                      f"'Parameter' in the '__init__' function to perform assign subscript, but got: "
                      f"{view.original}. {fix}")
@@ -88,8 +91,10 @@ def _method(kind, name, rules):
             return _dropped_pop(self, kind, args) if name == "pop" else None
         if rule == _REFUSE:
             raise _refuse(self, name)
+        if rule == _UNSUPPORTED:
+            raise dict_union_error(f"self.{self.name}")
         if rule == _NEW:
-            return list(self) + list(args[0])
+            return kind(self) | args[0] if kind is dict else list(self) + list(args[0])
         if rule == _VIEW:
             self.rebound = True  # the graph's own copy from now on
             return python(self, *args)
@@ -128,8 +133,56 @@ for _name in _LIST_RULES:
     setattr(_ListView, _name, _method(list, _name, _LIST_RULES))
 for _name in _DICT_RULES:
     setattr(_DictView, _name, _method(dict, _name, _DICT_RULES))
+
+
+def _global_method(kind, name, every_call):
+    """``name`` of ``kind`` on a ``global_views`` view: on the view, on its first-compiled copy (whose length
+    ``len`` gives), and when ``every_call`` on the module's object too."""
+    python = getattr(kind, name)
+
+    def run(self, *args):
+        values = [list(value) if name in ("extend", "__iadd__") else value for value in args]
+        try:
+            python(self.frozen, *values)
+        except (IndexError, KeyError, ValueError):  # the first-compiled copy lacks the item: its length stays
+            pass
+        if every_call:
+            python(self.original, *values)
+            self.changed_original = True
+        return python(self, *values)
+
+    run.__name__ = name
+    return run
+
+
+class _Frozen:
+    """A module-level container as a compiled function that changes it at every call sees it (``global_views``):
+    its items, and the length it had when first compiled (MindSpore's graph folds ``len``)."""
+
+    def __init__(self, original, frozen):
+        super().__init__(original)
+        self.original, self.frozen, self.rebound, self.changed_original = original, frozen, False, False
+
+    def __len__(self):
+        return len(self.frozen)
+
+
+class _GlobalListView(_Frozen, list):
+    """A module-level list (``_Frozen``)."""
+
+
+class _GlobalDictView(_Frozen, dict):
+    """A module-level dict (``_Frozen``)."""
+
+
+# the changes MindSpore repeats at every call (graph.outside_objects) change the module's object too
+for _view, _kind in ((_GlobalListView, list), (_GlobalDictView, dict)):
+    _every = every_call_methods(_kind)
+    for _name in set(_LIST_RULES if _kind is list else _DICT_RULES) | _every:
+        setattr(_view, _name, _global_method(_kind, _name, _name in _every))
 # error messages about the attribute name the user's type
 _ListView.__name__, _DictView.__name__ = "list", "dict"
+_GlobalListView.__name__, _GlobalDictView.__name__ = "list", "dict"
 
 
 _collecting = threading.local()
@@ -210,3 +263,25 @@ def attribute_views(cell, function, level=None):
     finally:
         for name, value in originals.items():
             state[name] = value
+
+
+@contextlib.contextmanager
+def global_views(frozen):
+    """For the time of a call of a function that changes module-level lists or dicts at every call (run eagerly):
+    ``frozen`` (``Outside.frozen``: namespace, name, the container, its items when first compiled) installed as
+    views whose ``len`` is the one the graph was compiled with, as MindSpore's graph folds it (recorded:
+    ``x + len(items)`` after ``items.extend(...)`` gives the first call's value at every call, while
+    ``items[0]`` after ``items.reverse()`` reads the list as it is now); yields the ``Views``, whose ``unwrap``
+    gives back the module's objects."""
+    views = Views(0)
+    installed = []
+    for namespace, name, original, items in frozen or ():
+        if namespace.get(name) is original:
+            view = (_GlobalListView if type(original) is list else _GlobalDictView)(original, type(items)(items))
+            views.views[id(view)] = namespace[name] = view
+            installed.append((namespace, name, original))
+    try:
+        yield views
+    finally:
+        for namespace, name, original in installed:
+            namespace[name] = original

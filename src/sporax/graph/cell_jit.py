@@ -8,7 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import context
-from sporax.graph.attribute_views import attribute_views, collect_views
+from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
@@ -51,11 +51,13 @@ def _build(cell):
 
         def returning(*new_args, **new_kwargs):
             outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell,
-                              graph_only=context.jit_syntax_level() == context.STRICT)
+                              graph_only=context.jit_syntax_level() == context.STRICT,
+                              refuse_dict_pop=context.jit_syntax_level() != context.LAX)
             with collect_views() as views:
                 outputs = run_construct(cell, new_args, new_kwargs)
             outputs, record["returned_list"] = outside.returned_sources(outputs)
             record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
+            record["frozen_globals"] = outside.frozen
             return outputs
 
         def body(traced_arrays):
@@ -68,6 +70,7 @@ def _build(cell):
             program.returned_list = record.get("returned_list")
             # list methods and attribute updates on outside objects run at every call (graph.outside_objects)
             program.eager = bool(record.get("rerun"))
+            program.frozen_globals = record.get("frozen_globals")
             if program.eager:
                 warn_outside_changes(f"{type(cell).__name__}.construct")
         return program
@@ -146,7 +149,9 @@ def _call_at_level(cell, args, kwargs, defer):
     program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:
-        return run_construct(cell, args, kwargs)
+        # the module-level containers as MindSpore's graph keeps seeing them (graph.attribute_views.global_views)
+        with global_views(program.frozen_globals) as views:
+            return views.unwrap(run_construct(cell, args, kwargs))
     if program.argument_writes:
         outputs, values = program(arrays)
         write_arguments(args, kwargs, compiled.group(args, kwargs).owned, program.argument_writes, values)

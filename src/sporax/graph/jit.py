@@ -23,7 +23,7 @@ import types
 import jax
 
 from sporax.core import context
-from sporax.graph.attribute_views import attribute_views, collect_views
+from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
@@ -104,7 +104,10 @@ class JitFunction:
         if program.eager:
             # Converted, as a Cell's eager fallback runs its converted construct: the graph
             # semantics (builtins as sequences, globals read before assignment) hold either way.
-            return _run_eagerly(_with_views(converted(self.function), self.function), self.name, args, kwargs)
+            function = _with_views(converted(self.function), self.function)
+            if program.frozen_globals:
+                function = _with_global_views(function, program.frozen_globals)
+            return _run_eagerly(function, self.name, args, kwargs)
         if program.argument_writes:
             outputs, values = program(arrays)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
@@ -122,14 +125,17 @@ class JitFunction:
         record = {}
 
         def returning(*call_args, **call_kwargs):
-            # MindSpore 2.10's STRICT GRAPH_MODE changes no outside list; its jit in PyNative mode ignores the level
+            # MindSpore 2.10's STRICT GRAPH_MODE changes no outside list; its STRICT jit in PyNative mode no argument
             strict = context.jit_syntax_level() == context.STRICT
-            outside = Outside(self.function, call_args, call_kwargs,
-                              graph_only=strict and context.get_context("mode") == context.GRAPH_MODE)
+            graph_mode = context.get_context("mode") == context.GRAPH_MODE
+            outside = Outside(self.function, call_args, call_kwargs, graph_only=strict and graph_mode,
+                              arguments_graph_only=strict,
+                              refuse_dict_pop=graph_mode and context.jit_syntax_level() != context.LAX)
             with collect_views() as views:
                 outputs = _with_views(function, self.function)(*call_args, **call_kwargs)
             outputs, record["returned_list"] = outside.returned_sources(outputs)
             record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
+            record["frozen_globals"] = outside.frozen
             return outputs
 
         def body(traced_arrays):
@@ -144,6 +150,7 @@ class JitFunction:
             # list methods and attribute updates on outside objects run at every call, as in MindSpore
             # (graph.outside_objects)
             program.eager = bool(record.get("rerun")) and not self.fullgraph
+            program.frozen_globals = record.get("frozen_globals")
             if program.eager:
                 warn_outside_changes(self.name)
         if program.eager and self.fullgraph:
@@ -165,6 +172,18 @@ def _with_views(function, source):
         # MindSpore 2.10's jit in PyNative mode keeps LAX's rules whatever the context's jit_syntax_level (recorded)
         level = context.LAX if context.get_context("mode") == context.PYNATIVE_MODE else None
         with attribute_views(args[0], source, level) as views:
+            return views.unwrap(function(*args, **kwargs))
+
+    return call
+
+
+def _with_global_views(function, frozen):
+    """``function`` seeing the module-level containers ``frozen`` as MindSpore's graph does
+    (``sporax.graph.attribute_views.global_views``)."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        with global_views(frozen) as views:
             return views.unwrap(function(*args, **kwargs))
 
     return call

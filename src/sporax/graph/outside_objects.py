@@ -15,11 +15,16 @@ arguments, in GRAPH_MODE Cells and ``@jit`` functions; Cell attributes follow ``
 graph's own copy: the function sees them, the caller's container keeps its items, and returning it gives
 that new copy. ``extend``, ``insert``, ``pop``, ``reverse`` (and the methods not recorded) on a list and
 ``d[k] = v`` on a dict change the caller's container at every call, whether or not the function reads it
-afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and ``@jit`` in PyNative mode ignores the
-syntax level. An attribute update that reads the attribute first (``self.count = self.count + 1``,
-``obj.x += 1`` on a number, a Tensor or a NumPy array that is no Parameter) also runs at every call. A trace
-runs the Python once, so ``undo_changes`` puts back what it changed, and a function whose changes run at
-every call runs eagerly on every call; the methods are told apart by the bytecode (``container_changes``).
+afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and under STRICT ``@jit`` in PyNative mode
+changes no list or dict argument (``arguments_graph_only``) but still the module-level ones. A change of a list
+inside such a container (``x[0].append(v)``) follows the same rules; a dict inside changes at every call. The
+graph keeps the length a module-level container had when first compiled, its own changes included
+(``attribute_views.global_views``: ``len`` is folded, item reads see the list as it is now). ``d |= e`` on
+a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError. An attribute update that reads
+the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a number, a Tensor or a NumPy array
+that is no Parameter) also runs at every call. A trace runs the Python once, so ``undo_changes`` puts back what
+it changed, and a function whose changes run at every call runs eagerly on every call; the methods are told
+apart by the bytecode (``container_changes``).
 
 Example:
     >>> outside = Outside(function, args, kwargs)              # in the trace, before the call
@@ -44,8 +49,17 @@ _LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF", "LOAD_ATTR", "L
 # the changes MindSpore 2.10's graph makes to its own copy of an outside list or dict only (recorded): the caller's
 # container keeps its items; every other change runs at every call (graph.attribute_views for Cell attributes)
 _GRAPH_ONLY = {list: {"append", "clear", "__setitem__", "__iadd__"}, dict: {"update", "pop"}}
+_AUGMENTED = {"+=": "__iadd__", "|=": "__ior__"}  # x += y on a list, d |= e on a dict
+_DICT_ONLY = {"update", "setdefault", "popitem"}
 _MUTATORS = {"append", "extend", "insert", "reverse", "remove", "clear", "sort", "update", "setdefault", "pop",
              "popitem"}
+
+
+def every_call_methods(kind):
+    """The methods of ``kind`` (list or dict) whose change to an outside container MindSpore's graph repeats at
+    every call."""
+    methods = {name for name in _MUTATORS if hasattr(kind, name)} | ({"__setitem__"} if kind is dict else set())
+    return methods - _GRAPH_ONLY[kind]
 
 
 def _is_object(value):
@@ -100,18 +114,35 @@ def container_changes(code):
     found = {}
     for index, current in enumerate(instructions):
         following = instructions[index + 1] if index + 1 < len(instructions) else None
-        if current.opname in _LOADS and following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") \
-                and following.argval in _MUTATORS:
-            found.setdefault(current.argval, set()).add(following.argval)
+        if following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") and following.argval in _MUTATORS:
+            if current.opname in _LOADS:
+                found.setdefault(current.argval, set()).add(following.argval)
+            elif current.opname == "BINARY_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS \
+                    and following.argval not in _DICT_ONLY:
+                # ``x[0].append(v)``: a change of a list inside ``x`` (one plain index or key); MindSpore changes a
+                # dict inside at every call (``x["a"].update(...)``, recorded), as it does for unknown methods
+                found.setdefault(instructions[index - 2].argval, set()).add(following.argval)
         elif current.opname == "STORE_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
             found.setdefault(instructions[index - 2].argval, set()).add("__setitem__")
-        elif current.opname.startswith("STORE_") and index >= 1 and instructions[index - 1].argrepr == "+=":
-            found.setdefault(current.argval, set()).add("__iadd__")
+        elif current.opname == "STORE_SUBSCR" and index >= 4 and instructions[index - 2].opname == "BINARY_SUBSCR" \
+                and instructions[index - 4].opname in _LOADS:  # x[0][i] = v
+            found.setdefault(instructions[index - 4].argval, set()).add("__setitem__")
+        elif current.opname.startswith("STORE_") and _augmented(instructions, index) in _AUGMENTED:
+            found.setdefault(current.argval, set()).add(_AUGMENTED[_augmented(instructions, index)])
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             for name, methods in container_changes(constant).items():
                 found.setdefault(name, set()).update(methods)
     return found
+
+
+def _augmented(instructions, index):
+    """The operator of the augmented assignment whose result the store at ``index`` takes ('+=', '|=', ...);
+    Python 3.11 puts a SWAP between the operator and an attribute or item store."""
+    index -= 1
+    while index >= 0 and instructions[index].opname == "SWAP":
+        index -= 1
+    return instructions[index].argrepr if index >= 0 else None
 
 
 def _read_attributes(code):
@@ -151,9 +182,12 @@ class Outside:
     module-level lists and objects ``function`` names, its closure, ``owner`` (a Cell) and what is
     reachable from these (see ``_Walk``)."""
 
-    def __init__(self, function, args, kwargs, owner=None, graph_only=False):
+    def __init__(self, function, args, kwargs, owner=None, graph_only=False, arguments_graph_only=False,
+                 refuse_dict_pop=False):
         self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
+        self.arguments_graph_only = arguments_graph_only  # STRICT @jit in PyNative: of the arguments only
         walk = _Walk()
+        self.globals, self.frozen = [], []  # (namespace, name, container); see ``undo_changes``
         bound = hasattr(function, "__self__")
         function = getattr(function, "__func__", function)
         code = getattr(function, "__code__", None)
@@ -169,11 +203,23 @@ class Outside:
             for name in _names(code):
                 if name in globals_:
                     walk.visit(globals_[name], name)
+                    if type(globals_[name]) in (list, dict):
+                        self.globals.append((globals_, name, globals_[name]))
             for name, cell in zip(code.co_freevars, getattr(function, "__closure__", None) or ()):
                 try:
                     walk.visit(cell.cell_contents, name)
                 except ValueError:  # an empty closure cell
                     continue
+        # MindSpore's errors for ``d |= e`` and (``refuse_dict_pop``: GRAPH_MODE below LAX) ``d.pop(k)`` on a dict
+        # argument or module-level dict (attributes, a Cell's included, follow graph.attribute_views)
+        direct = {id(value) for _, _, value in self.globals}
+        for name, methods in self.changes.items():
+            if any(type(value) is dict and name in walk.names[key] and (path is not None or key in direct)
+                   for key, (path, value) in walk.lists.items()):
+                if "__ior__" in methods:
+                    raise dict_union_error(name)
+                if "pop" in methods and refuse_dict_pop:
+                    raise dict_pop_error(name)
         if owner is not None:
             walk.visit(owner, "self")
         self.names = walk.names
@@ -207,17 +253,21 @@ class Outside:
         copied = visit(outputs, ())
         return copied, tuple(sources)
 
-    def _changed(self, value):
-        """Whether the trace changed the outside list or dict ``value``."""
+    def _changed(self, value, depth=_DEPTH):
+        """Whether the trace changed the outside list or dict ``value``, or one it holds."""
         items = self.snapshots[id(value)]
         if isinstance(value, dict):
-            return value.keys() != items.keys() or any(value[key] is not then for key, then in items.items())
-        return len(value) != len(items) or any(now is not then for now, then in zip(value, items))
+            if value.keys() != items.keys() or any(value[key] is not then for key, then in items.items()):
+                return True
+        elif len(value) != len(items) or any(now is not then for now, then in zip(value, items)):
+            return True
+        inner = value.values() if isinstance(value, dict) else value
+        return depth > 0 and any(id(item) in self.snapshots and self._changed(item, depth - 1) for item in inner)
 
     def _every_call(self, value):
         """Whether MindSpore repeats the change of ``value`` at every call (``_GRAPH_ONLY``): by the methods
         called on the names it is reached by, else on any name (``y = x[0]; y.reverse()``); True when none."""
-        if self.graph_only:
+        if self.graph_only or self.arguments_graph_only and self.lists[id(value)][0] is not None:
             return False
         methods = set().union(*(self.changes.get(name, set()) for name in self.names.get(id(value), ())))
         methods = methods or set().union(*self.changes.values())
@@ -227,6 +277,10 @@ class Outside:
         """Put back what the trace changed in outside lists and attributes; True when a change must run at
         every call (see the module doc), so the function runs eagerly."""
         rerun = False
+        # MindSpore's graph keeps seeing a module-level container as it was when first compiled, the changes that
+        # run at every call included (``attribute_views.global_views``)
+        self.frozen = [(namespace, name, value, self.snapshots[id(value)]) for namespace, name, value in self.globals
+                       if self._changed(value) and self._every_call(value) and not _traced(value)]
         for value, items in self.list_items:
             if self._changed(value):
                 rerun = rerun or (self._every_call(value) and not _traced(value))
@@ -287,6 +341,23 @@ def restore(outputs, sources, args):
         if original is not None:
             outputs = _replace(outputs, position, original)
     return outputs
+
+
+def dict_union_error(name):
+    """MindSpore 2.10's error for ``d |= e`` on a dict ``name`` that lives outside compiled code (recorded: a
+    module-level dict, a dict argument, a Cell's dict attribute at LAX; ``@jit`` and GRAPH_MODE alike)."""
+    return RuntimeError(
+        f"For operation 'bitwise_or', current input arguments types are <Dictionary, Dictionary>. The 1-th "
+        f"argument type 'Dictionary' is not supported now (`{name} |= ...` in compiled code). Build the new dict "
+        f"outside the compiled function and pass it in.")
+
+
+def dict_pop_error(name):
+    """MindSpore 2.10's error for ``d.pop(k)`` in GRAPH_MODE below the LAX syntax level, ``d`` a dict argument,
+    module-level dict or Cell attribute (recorded)."""
+    return AttributeError(
+        f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: 'pop' ({name}). "
+        f"Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2).")
 
 
 def warn_outside_changes(name):

@@ -136,7 +136,7 @@ class Program:
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
-                 "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last", "returned_input")
+                 "frozen_globals", "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last", "returned_input")
 
     def __init__(self, name):
         self.name = name
@@ -156,6 +156,8 @@ class Program:
         self.argument_writes = ()
         # the module-level or argument list a jitted function returns itself (sporax.graph.jit)
         self.returned_list = None
+        # the module-level containers an eager rerun sees as first compiled (sporax.graph.attribute_views)
+        self.frozen_globals = None
         # ("state", i) or ("argument", i) when the program returns that input untouched (see returned_input)
         self.returned_input = None
         # Pending results (sporax.state.lazy): whether calls qualify (None: not decided yet), the output

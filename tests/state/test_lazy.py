@@ -86,6 +86,23 @@ def test_plain_loop_is_one_fused_launch_and_bit_equal_to_calls_run_at_once():
     assert_same(train(True), train(False))
 
 
+def test_fused_step_updates_each_donated_state_in_its_own_buffer():
+    # JAX gives a donated buffer to the first output of its shape: a moment's buffer must come back as
+    # that moment's new value (in the update's own order it went to the weight of the same shape, and
+    # XLA copied every moment each step). The weights the pending gradients read are not donated.
+    lazy.set_enabled(True)
+    network, optimizer, grad_fn, _, x, y = build()
+    for _ in range(3):
+        (_, _), grads = grad_fn(x, y)
+        optimizer(grads)
+    donated = list(optimizer.moments) + [optimizer.global_step]
+    before = [lazy._read_slot(state).unsafe_buffer_pointer() for state in donated]
+    (_, _), grads = grad_fn(x, y)
+    optimizer(grads)
+    assert type(grads[0]) is lazy.PendingTensor  # the step ran fused
+    assert [lazy._read_slot(state).unsafe_buffer_pointer() for state in donated] == before
+
+
 def test_plain_loop_equals_graph_mode():
     losses, states, _ = train(True)
     try:

@@ -17,9 +17,11 @@ read-only states' values it would have read. Then:
 
 A call qualifies when its program is compiled, writes no state (the read-only values it keeps are then all it
 reads), returns only Tensors, is small (``deferred.MAX_FUSED_ELEMENTS``) and no optimizer update is held back
-(``sporax.state.deferred``: that pair runs fused as before). A (gradient, update) pair is fused from its second
-occurrence; the first runs both programs. The fused program does not donate the Parameters the gradient reads:
-the kept gradients may still be read, which reruns the gradient program on those values.
+(``sporax.state.deferred``: that pair runs fused as before), unless the held-back update is the one this
+gradient program last ran fused with: it is then applied first (``_resumed``). A (gradient, update) pair is
+fused from its second occurrence; the first runs both programs. The fused program does not donate the
+Parameters the gradient reads: the kept gradients may still be read, which reruns the gradient program on those
+values.
 ``set_enabled(False)`` turns it off.
 
 Example:

@@ -148,9 +148,10 @@ def _resumed(program):
     Why: a pending call needs no update held back, and a gradient call that runs at once gives the optimizer
     plain gradients, whose update is then held back again: without this, one step that took the deferred path
     (its gradients read before the optimizer, another network's update held back when the loop started) kept
-    every later step on it (two programs fused by ``deferred``, not one pending step: issue 26, the tiny MLP's
-    step 12% slower). After ``MAX_RESUMES`` in a row that did not end in a fused step (the gradients are
-    read before every update), the deferred pair runs as before.
+    every later step on it (two programs fused by ``deferred``, not one pending step: issue 26, the tiny-MLP
+    benchmark's PyNative loop ran none of its steps fused after its first round, ``benchmarks/pynative_measured.md``
+    session 18). After ``MAX_RESUMES`` in a row that did not end in a fused step (the gradients are read before
+    every update), the deferred pair runs as before.
     """
     last = program.lazy_last
     if last is None or program.lazy_resumes >= MAX_RESUMES or deferred.pending_program() is not last[4]:

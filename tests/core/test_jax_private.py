@@ -23,7 +23,11 @@ def test_trace_kinds_are_told_apart():
     jax.jvp(probe, (1.0,), (1.0,))
     assert seen["forward"] and not seen["reverse"] and not seen["staged"] and seen["transforming"]
     jax.grad(probe)(1.0)
-    assert seen["reverse"] and not seen["forward"]
+    assert seen["reverse"] and not seen["forward"] and seen["transforming"]
+    jax.vmap(probe)(jax.numpy.ones(2))
+    assert seen["transforming"] and not seen["staged"]
+    probe(1.0)  # back at the top level after each transformation
+    assert not seen["transforming"]
 
 
 def test_an_eager_gradient_tracer_still_has_its_value_and_a_staged_one_has_none():

@@ -86,6 +86,23 @@ def test_plain_loop_is_one_fused_launch_and_bit_equal_to_calls_run_at_once():
     assert_same(train(True), train(False))
 
 
+def test_fused_step_updates_each_donated_state_in_its_own_buffer():
+    # JAX gives a donated buffer to the first output of its shape: a moment's buffer must come back as
+    # that moment's new value (in the update's own order it went to the weight of the same shape, and
+    # XLA copied every moment each step). The weights the pending gradients read are not donated.
+    lazy.set_enabled(True)
+    network, optimizer, grad_fn, _, x, y = build()
+    for _ in range(3):
+        (_, _), grads = grad_fn(x, y)
+        optimizer(grads)
+    donated = list(optimizer.moments) + [optimizer.global_step]
+    before = [lazy._read_slot(state).unsafe_buffer_pointer() for state in donated]
+    (_, _), grads = grad_fn(x, y)
+    optimizer(grads)
+    assert type(grads[0]) is lazy.PendingTensor  # the step ran fused
+    assert [lazy._read_slot(state).unsafe_buffer_pointer() for state in donated] == before
+
+
 def test_plain_loop_equals_graph_mode():
     losses, states, _ = train(True)
     try:
@@ -187,6 +204,56 @@ def test_two_networks_interleaved():
             lazy.set_enabled(True)
 
     assert_same(run(True), run(False))
+
+
+def reads_grads_at(steps):
+    """A step function that reads the gradients before the optimizer at the given step numbers (from 0), and
+    notes after each step whether it ran as one fused launch (its gradients are still pending then)."""
+    fused = []
+
+    def step_fn(grad_fn, optimizer, x, y):
+        (loss, _), grads = grad_fn(x, y)
+        if len(fused) in steps:
+            grads[0].asnumpy()  # the update is held back (sporax.state.deferred) instead of fused
+        optimizer(grads)
+        fused.append(type(grads[1]) is lazy.PendingTensor)
+        return loss, grads
+    return step_fn, fused
+
+
+def test_one_step_reading_its_gradients_does_not_leave_the_loop_unfused():
+    # The step after it runs its gradient call with that update held back; the update is applied first so
+    # that the call is pending again (else every later step stayed on the held-back path).
+    step_fn, fused = reads_grads_at({4})
+    assert_same(train(True, step_fn, steps=8), train(False, reads_grads_at({4})[0], steps=8))
+    assert fused[2:] == [True, True, False, True, True, True]  # (steps 0 and 1 may be the pair's first occurrences)
+
+
+def test_another_networks_held_back_update_does_not_leave_the_loop_unfused():
+    lazy.set_enabled(True)
+    first, second = build(0), build(2)  # a network of its own: its update's first call is held back
+    for _ in range(3):
+        (_, _), grads = first[2](first[4], first[5])
+        first[1](grads)
+    lazy.set_enabled(False)
+    (_, _), other = second[2](second[4], second[5])
+    second[1](other)
+    lazy.set_enabled(True)
+    assert deferred.pending_program() is not None  # the second network's update is held back
+    steps = []
+    for _ in range(3):
+        (_, _), grads = first[2](first[4], first[5])
+        first[1](grads)
+        steps.append(type(grads[1]) is lazy.PendingTensor)
+    assert steps == [False, True, True]
+
+
+def test_gradients_read_before_every_update_stop_resuming():
+    step_fn, fused = reads_grads_at(set(range(3, 10)))
+    assert_same(train(True, step_fn, steps=10), train(False, reads_grads_at(set(range(3, 10)))[0], steps=10))
+    assert fused[2] and not any(fused[3:])
+    program = build()[2]._cache.programs[0]
+    assert program.lazy_resumes == lazy.MAX_RESUMES  # then the held-back pair runs fused, as without lazy gradients
 
 
 def test_a_parameter_written_between_gradient_and_optimizer():

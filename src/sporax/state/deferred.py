@@ -112,20 +112,27 @@ def defer(program, arrays):
     return True
 
 
+def pending_program():
+    """The program of the update held back now, or None."""
+    update = _pending
+    return None if update is None else update.program
+
+
 def _clear():
     global _pending
     _pending = None
     parameter_module.deferred_update = None
 
 
-def flush():
-    """Apply the pending update now, on its own (nothing when none is pending)."""
+def flush(resumed=False):
+    """Apply the pending update now, on its own (nothing when none is pending). ``resumed``: applied so that the
+    next gradient call may be pending (``sporax.state.lazy``): not counted as an update that could not fuse."""
     with _lock:
         update = _pending
         if update is None or update.running:
             return  # none, or being applied by this thread (its own reads of the states)
         update.running = True
-        update.program.unfused_updates += 1
+        update.program.unfused_updates += not resumed
         try:
             # Concrete values even when a read inside some trace triggers the update.
             with jax.ensure_compile_time_eval():

@@ -17,9 +17,11 @@ read-only states' values it would have read. Then:
 
 A call qualifies when its program is compiled, writes no state (the read-only values it keeps are then all it
 reads), returns only Tensors, is small (``deferred.MAX_FUSED_ELEMENTS``) and no optimizer update is held back
-(``sporax.state.deferred``: that pair runs fused as before). A (gradient, update) pair is fused from its second
-occurrence; the first runs both programs. The fused program does not donate the Parameters the gradient reads:
-the kept gradients may still be read, which reruns the gradient program on those values.
+(``sporax.state.deferred``: that pair runs fused as before), unless the held-back update is the one this
+gradient program last ran fused with: it is then applied first (``_resumed``). A (gradient, update) pair is
+fused from its second occurrence; the first runs both programs. The fused program does not donate the
+Parameters the gradient reads: the kept gradients may still be read, which reruns the gradient program on those
+values.
 ``set_enabled(False)`` turns it off.
 
 Example:
@@ -124,8 +126,8 @@ def call(program, arrays):
     qualifies = program.lazy
     if qualifies is None:
         qualifies = program.lazy = eligible(program)
-    if (not qualifies or not _settings["enabled"] or parameter_module.deferred_update is not None
-            or jax_private.is_transforming()):
+    if (not qualifies or not _settings["enabled"] or jax_private.is_transforming()
+            or (parameter_module.deferred_update is not None and not _resumed(program))):
         return program(arrays)
     # No update is pending, and a program's states are never PendingTensors (a state's value was read when
     # the program was built, and a PendingTensor never becomes pending again): the slots hold the values.
@@ -137,6 +139,26 @@ def call(program, arrays):
         tensor._init = None
         tensors.append(tensor)
     return program.tensor_structure.unflatten(tensors)  # the treedef's own method: one call fewer
+
+
+def _resumed(program):
+    """Whether the held-back update (``sporax.state.deferred``) was applied now so that this call of the gradient
+    ``program`` may be pending: when it is the update this program last ran fused with.
+
+    Why: a pending call needs no update held back, and a gradient call that runs at once gives the optimizer
+    plain gradients, whose update is then held back again: without this, one step that took the deferred path
+    (its gradients read before the optimizer, another network's update held back when the loop started) kept
+    every later step on it (two programs fused by ``deferred``, not one pending step: issue 26, the tiny-MLP
+    benchmark's PyNative loop ran none of its steps fused after its first round, ``benchmarks/pynative_measured.md``
+    session 18). After ``MAX_RESUMES`` in a row that did not end in a fused step (the gradients are read before
+    every update), the deferred pair runs as before.
+    """
+    last = program.lazy_last
+    if last is None or program.lazy_resumes >= MAX_RESUMES or deferred.pending_program() is not last[4]:
+        return False
+    program.lazy_resumes += 1
+    deferred.flush(resumed=True)
+    return parameter_module.deferred_update is None
 
 
 def materialise(record):
@@ -151,6 +173,7 @@ def materialise(record):
         record.arrays = record.readonly = None
 
 
+MAX_RESUMES = 3  # see _resumed
 _SEEN = "seen"  # the pair occurred once: fuse it the next time
 _NEVER = "never"
 
@@ -252,6 +275,7 @@ def _run_step(record, gradient, step, program, key):
         gradient.lazy_steps[key] = _NEVER
         gradient.lazy_last = None
         return False, True
+    gradient.lazy_resumes = 0
     return True, program.constant_output[0]
 
 
@@ -264,13 +288,20 @@ class _Step:
     call's arrays.
     """
 
-    __slots__ = ("update", "donated", "kept", "gradient_only", "readonly", "others", "_donating")
+    __slots__ = ("update", "donated", "kept", "gradient_only", "readonly", "others", "stored", "_donating")
 
     def __init__(self, gradient, update, positions):
         reads = {id(state): index for index, state in enumerate(gradient.readonly)}
         written = {id(state) for state in update.written}
         self.update = update
         self.donated = [state for state in update.written if id(state) not in reads]
+        # The new values come back donated states first, in the donated inputs' order: JAX gives a donated
+        # input's buffer to the first output of its shape, so in the update's own order (weights before
+        # their moments, of the same shapes) the moments' buffers went to the new weights and XLA copied
+        # every moment (the tiny MLP: 6 copies a step, ~7 us of its CPU time; issue 26).
+        self.stored = self.donated + [state for state in update.written if id(state) in reads]
+        update_place = {id(state): index for index, state in enumerate(update.written)}
+        stored_order = [update_place[id(state)] for state in self.stored]
         self.kept = [reads[id(state)] for state in update.written if id(state) in reads]
         self.gradient_only = [index for index, state in enumerate(gradient.readonly) if id(state) not in written]
         self.readonly = [state for state in update.readonly if id(state) not in written and id(state) not in reads]
@@ -290,7 +321,7 @@ class _Step:
             leaves, _ = gradient._final([], [values[i] for i in gradient_reads], arrays)
             _, new_values = update._final([values[i] for i in update_written], [values[i] for i in update_reads],
                                           [leaves[i] for i in positions])
-            return [leaves[i] for i in others], new_values
+            return [leaves[i] for i in others], [new_values[i] for i in stored_order]
 
         self._donating = jax.jit(final, donate_argnums=(0,))
 
@@ -301,6 +332,6 @@ class _Step:
         leaves, new_values = self._donating(donated, [current[i] for i in self.kept], [current[i] for i in self.gradient_only],
                                       list(map(_read_slot, self.readonly)), record.arrays)
         record.updated = True
-        any(map(_write_slot, self.update.written, new_values))  # Parameters (deferrable): each returns None
+        any(map(_write_slot, self.stored, new_values))  # Parameters (deferrable): each returns None
         for index, leaf in zip(self.others, leaves):
             record.leaves[index] = leaf

@@ -136,7 +136,8 @@ class Program:
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
-                 "frozen_globals", "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last", "returned_input")
+                 "frozen_globals", "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last",
+                 "lazy_resumes", "returned_input")
 
     def __init__(self, name):
         self.name = name
@@ -167,6 +168,7 @@ class Program:
         self.lazy_placeholders = {}
         self.lazy_steps = {}
         self.lazy_last = None  # the last fused step: (optimizer's cache, positions, change count, step, ...)
+        self.lazy_resumes = 0  # held-back updates applied early for this gradient program since its last fused step
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)

@@ -346,7 +346,7 @@ class Model:
         """Compile the train (and eval) programs ahead of training, on one batch of each dataset."""
         started = time.perf_counter()
         if train_dataset is not None:
-            _claim_dataset(train_dataset, self)
+            train_dataset.__model_hash__ = hash(self)  # MindSpore's build takes the dataset over unchecked
             batch = next(iter(train_dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)))
             if sink_mode:
                 size = sink_size if sink_size > 0 else train_dataset.get_dataset_size()

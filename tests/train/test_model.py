@@ -224,14 +224,13 @@ def test_training_resumes_in_train_mode_after_a_callback_evaluates(sink):
 
 
 def test_a_dataset_trained_by_one_model_is_refused_by_another():
-    # MindSpore 2.10 (recorded): the same Model may train on it again and any Model may evaluate on it, but a
-    # second Model's train (before any callback runs) raises this RuntimeError; a new dataset object is fine.
+    # MindSpore 2.10 (recorded): the same Model may train on it again, but a second Model's train (before any
+    # callback runs) raises this RuntimeError; a new dataset object is fine.
     shared = data()
     first, _ = make_model()
     first.train(1, shared)
     first.train(1, shared)
-    second, net = make_model(metrics={"mse"})
-    assert set(second.eval(shared)) == {"mse"}
+    second, net = make_model()
     recorder = Recorder()
     with pytest.raises(RuntimeError, match="The dataset object had been used in other model by model.train"):
         second.train(1, shared, callbacks=[recorder])

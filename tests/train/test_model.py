@@ -221,3 +221,20 @@ def test_training_resumes_in_train_mode_after_a_callback_evaluates(sink):
         # One sunk step per epoch, through the data in order: the second epoch's step is MindSpore's second
         # step above, taken in train mode (left in inference mode it gives 0.655946).
         assert losses.losses == pytest.approx([0.693147, 0.673993], abs=1e-5)
+
+
+def test_a_dataset_trained_by_one_model_is_refused_by_another():
+    # MindSpore 2.10 (recorded): the same Model may train on it again, but a second Model's train (before any
+    # callback runs) raises this RuntimeError; a new dataset object is fine.
+    shared = data()
+    first, _ = make_model()
+    first.train(1, shared)
+    first.train(1, shared)
+    second, net = make_model()
+    recorder = Recorder()
+    with pytest.raises(RuntimeError, match="The dataset object had been used in other model by model.train"):
+        second.train(1, shared, callbacks=[recorder])
+    assert recorder.calls == []
+    np.testing.assert_array_equal(net.weight.asnumpy(), W0)
+    second.train(1, data())
+    assert not np.array_equal(net.weight.asnumpy(), W0)

@@ -289,9 +289,14 @@ def _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_loa
 def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):
     """Copy the values of ``parameter_dict`` into the Parameters of ``net`` with the same names.
 
+    Unless ``strict_load``, Parameters still missing are then looked up under a wrapper's prefix (a
+    checkpoint saved from ``TrainOneStepCell`` or an EMA copy names ``dense.weight`` as
+    ``network.dense.weight`` or ``ema.network.dense.weight``), as MindSpore does.
+
     Returns:
         tuple[list, list]: ``(param_not_load, ckpt_not_load)``: the net's parameters that found no
-        value, and the dict's entries that matched no parameter.
+        value, and the dict's entries whose names matched no parameter (entries loaded through a prefix
+        included, as in MindSpore).
     """
     if not hasattr(net, "parameters_and_names"):
         raise TypeError(f"For 'load_param_into_net', net must be a Cell, got {type(net).__name__}.")
@@ -315,5 +320,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
             continue
         used.add(name)
         _update_param(parameter, parameter_dict[name], strict_load)
+    # listed before the prefix fallback: MindSpore 2.10 still reports the entries that fallback loads
     ckpt_not_load = [name for name in parameter_dict if name not in used]
+    if param_not_load and not strict_load:
+        _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load)
     return param_not_load, ckpt_not_load

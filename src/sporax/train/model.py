@@ -53,6 +53,20 @@ def _training_iterator(dataset, initial_step, num_epochs):
     return dataset._resumed_iterator(start, num_epochs)
 
 
+def _claim_dataset(dataset, model):
+    """Mark ``dataset`` as ``model``'s training data, refusing one another Model trained (or built) on.
+
+    MindSpore 2.10 does the same (its training pipeline belongs to the Model that first ran it): a script
+    that reuses a dataset object for a second Model fails there too.
+    """
+    owner = getattr(dataset, "__model_hash__", None)
+    if owner is None:
+        dataset.__model_hash__ = hash(model)
+    elif owner != hash(model):
+        raise RuntimeError("The dataset object had been used in other model by model.train(...), "
+                           "please create a new dataset.")
+
+
 class Model:
     """High-level training and evaluation of a network.
 
@@ -171,6 +185,7 @@ class Model:
         if dataset_size == 0:
             raise ValueError("For 'Model.train', the train dataset is empty.")
         steps_per_epoch = sink_size if sink_mode and sink_size > 0 else dataset_size
+        _claim_dataset(dataset, self)
         callback = CallbackList(callbacks)
         params = self._params(epoch, dataset, callback.callbacks, sink_mode, steps_per_epoch)
         params.cur_step_num = initial_epoch * steps_per_epoch
@@ -331,6 +346,7 @@ class Model:
         """Compile the train (and eval) programs ahead of training, on one batch of each dataset."""
         started = time.perf_counter()
         if train_dataset is not None:
+            train_dataset.__model_hash__ = hash(self)  # MindSpore's build takes the dataset over unchecked
             batch = next(iter(train_dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)))
             if sink_mode:
                 size = sink_size if sink_size > 0 else train_dataset.get_dataset_size()

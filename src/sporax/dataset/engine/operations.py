@@ -3,6 +3,7 @@ import itertools
 
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import watchdog as stall
@@ -10,7 +11,8 @@ from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, from_rows, per_row, skip_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
-from sporax.dataset.engine.shuffling import shuffled_blocks
+from sporax.dataset.engine.sampler_order import Twister64Words
+from sporax.dataset.engine.shuffling import mindspore_shuffled_blocks, shuffled_blocks
 
 OUT_ROWS = 64  # rows per block produced by row-by-row operations
 
@@ -26,6 +28,12 @@ class ShuffleDataset(Dataset):
     def _blocks(self, ctx):
         rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
         width = len(self._column_names())
+        if ctx.streams is not None and config.seed_was_set():
+            # MindSpore's order: its std::mt19937_64(seed) runs on across the epochs of one iterator
+            words = ctx.streams.setdefault(("shuffle", ctx.node_id(self)), Twister64Words(ctx.seed))
+            yield from mindspore_shuffled_blocks(self.children[0]._blocks(ctx), self.buffer_size, words, width,
+                                                 OUT_ROWS)
+            return
         yield from shuffled_blocks(self.children[0]._blocks(ctx), self.buffer_size, rng, width, OUT_ROWS)
 
 

@@ -47,6 +47,52 @@ class TwisterWords:
         return word
 
 
+_UPPER, _LOWER = np.uint64(0xFFFFFFFF80000000), np.uint64(0x7FFFFFFF)
+_MATRIX = np.uint64(0xB5026F5AA96619E9)
+
+
+def _mix64(high, low):
+    bits = (high & _UPPER) | (low & _LOWER)
+    return (bits >> np.uint64(1)) ^ ((bits & np.uint64(1)) * _MATRIX)
+
+
+class Twister64Words:
+    """The 64-bit outputs of ``std::mt19937_64(seed)``, in order (the engine of MindSpore's shuffle buffer).
+
+    Example:
+        >>> Twister64Words(5489)()   # std::mt19937_64 with its default seed
+        14514284786278117030
+    """
+
+    def __init__(self, seed):
+        state = [int(seed) & 0xFFFFFFFFFFFFFFFF]
+        for index in range(1, 312):
+            previous = state[-1]
+            state.append((6364136223846793005 * (previous ^ (previous >> 62)) + index) & 0xFFFFFFFFFFFFFFFF)
+        self._state = np.array(state, np.uint64)
+        self._buffer, self._next = [], 0
+
+    def _twist(self):
+        # the reference generation step, in three vector pieces: each reads the words it would read one by one
+        mt = self._state
+        mt[:156] = mt[156:312] ^ _mix64(mt[:156], mt[1:157])
+        mt[156:311] = mt[0:155] ^ _mix64(mt[156:311], mt[157:312])
+        mt[311] = mt[155] ^ _mix64(mt[311:312], mt[0:1])[0]
+        words = mt.copy()
+        words ^= (words >> np.uint64(29)) & np.uint64(0x5555555555555555)
+        words ^= (words << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000)
+        words ^= (words << np.uint64(37)) & np.uint64(0xFFF7EEE000000000)
+        words ^= words >> np.uint64(43)
+        return words.tolist()
+
+    def __call__(self):
+        if self._next == len(self._buffer):
+            self._buffer, self._next = self._twist(), 0
+        word = self._buffer[self._next]
+        self._next += 1
+        return word
+
+
 class MinimalStandard:
     """The outputs of GCC's ``std::default_random_engine(seed)`` (``minstd_rand0``) less its minimum 1.
 

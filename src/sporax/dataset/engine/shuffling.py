@@ -204,3 +204,35 @@ def shuffled_blocks(blocks, size, rng, width, out_rows):
         order = rng.permutation(len(buffer))
         emitter.add([buffer[position] for position in order], len(buffer))
     yield from emitter.blocks(final=True)
+
+
+def mindspore_shuffled_blocks(blocks, size, words, width, out_rows):
+    """Blocks of the rows of ``blocks`` in MindSpore 2.10's shuffle order, drawn from ``words``
+    (``std::mt19937_64`` outputs: the dataset seed's stream, running on across the iterator's epochs).
+
+    MindSpore's buffer: the first ``size`` rows fill it; then each step takes slot ``word % rows
+    buffered``, emits that row, moves the last buffered row into the slot and puts the next incoming
+    row last; once the input ends the buffer drains the same way, shrinking by one each step.
+    """
+    emitter = _Emitter(width, out_rows)
+    buffer = []
+    for block in blocks:
+        given = []
+        for row in block.rows():
+            if len(buffer) < size:
+                buffer.append(row)
+                continue
+            slot = words() % size
+            given.append(buffer[slot])
+            buffer[slot] = buffer[-1]
+            buffer[-1] = row
+        emitter.add(given, len(given))
+        yield from emitter.blocks()
+    given = []
+    while buffer:
+        slot = words() % len(buffer)
+        given.append(buffer[slot])
+        buffer[slot] = buffer[-1]
+        buffer.pop()
+    emitter.add(given, len(given))
+    yield from emitter.blocks(final=True)

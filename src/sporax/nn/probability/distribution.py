@@ -1,7 +1,8 @@
 """``mindspore.nn.probability.distribution``: the Bernoulli distribution as a Cell.
 
-Only ``Bernoulli`` and its closed forms (``probs``, ``mean``, ``entropy``, ``kl_loss``, ``cross_entropy``)
-exist; MindSpore's other distributions, bijectors and sampling raise NotImplementedError naming them.
+``Normal`` (``sporax.nn.probability.normal``) and ``Bernoulli`` with its closed forms (``probs``, ``mean``,
+``entropy``, ``kl_loss``, ``cross_entropy``) exist; MindSpore's other distributions, bijectors and Bernoulli's
+sampling raise NotImplementedError naming them.
 
 Example:
     >>> import sporax as ms
@@ -16,6 +17,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.nn.probability.normal import Normal  # noqa: F401  (MindSpore's path)
 
 
 class Bernoulli(Cell):
@@ -98,5 +100,5 @@ class Bernoulli(Cell):
 def __getattr__(name):
     if name[:1].isupper():
         raise NotImplementedError(f"mindspore.nn.probability.distribution.{name} is not implemented in sporax "
-                                  "(only Bernoulli is).")
+                                  "(only Bernoulli and Normal are).")
     raise AttributeError(name)

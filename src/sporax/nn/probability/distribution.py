@@ -108,12 +108,15 @@ class Bernoulli(Cell):
         return ops.select(ops.broadcast_to(value < 1.0, shape), below_one, ops.ones(shape, mstype.float32))
 
     def log_cdf(self, value, probs1=None):
+        """``log P(X <= value)``."""
         return ops.log(self.cdf(value, probs1))
 
     def survival_function(self, value, probs1=None):
+        """``P(X > value)``."""
         return 1.0 - self.cdf(value, probs1)
 
     def log_survival(self, value, probs1=None):
+        """``log P(X > value)``."""
         return ops.log(self.survival_function(value, probs1))
 
     def var(self, probs1=None):
@@ -122,9 +125,11 @@ class Bernoulli(Cell):
         return ops.exp(ops.log(1 - p) + ops.log(p))
 
     def sd(self, probs1=None):
+        """The standard deviation, the square root of ``var``."""
         return ops.sqrt(self.var(probs1))
 
     def mode(self, probs1=None):
+        """Refused with MindSpore 2.10's TypeError (its mode compares a float with a Tensor)."""
         raise TypeError('Failed calling Less with "Less()(input=float, other=Tensor)": Bernoulli.mode fails in '
                         "MindSpore 2.10 (it compares a Python float with the probabilities).")
 
@@ -135,6 +140,7 @@ class Bernoulli(Cell):
         return ops.cast(uniform < p, self._sample_dtype)
 
     def extend_repr(self):
+        """``probs = p``, or the batch shape of several probabilities."""
         if self._probs is not None and self._probs.shape:
             return f"batch_shape = {tuple(self._probs.shape)}"
         return f"probs = {self._probs}"

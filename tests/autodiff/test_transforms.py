@@ -115,3 +115,9 @@ def test_vmap_of_a_cell_list_ensembles_its_models():
     np.testing.assert_allclose(out.asnumpy(), expected)
     with pytest.raises(ValueError, match="CellList"):
         ms.vmap(ms_nn.CellList([Scaled(1.0)] * 3))(ms.Tensor(inputs), ms.Tensor(np.ones((2, 2), np.float32)))
+    # in_axes=None (the vmap docs page's ensemble inference): every cell takes the inputs whole; MindSpore 2.10
+    # gives a (2, 4, 2) Float32 Tensor with these values (the outputs were Tensors wrapping Tensors: dtype raised)
+    whole = ms.vmap(ms_nn.CellList([Scaled(1.0), Scaled(2.0)]), in_axes=None)(ms.Tensor(inputs[0]), ms.Tensor(bias))
+    assert whole.dtype == ms.float32 and whole.shape == (2, 4, 2)
+    np.testing.assert_array_equal(whole.asnumpy(), [[[4, 2], [13, 11], [22, 20], [31, 29]],
+                                                     [[7, 5], [25, 23], [43, 41], [61, 59]]])

@@ -164,3 +164,25 @@ def test_auto_black_list_as_mindspore_2_10_converts_a_network():
     out = net(Tensor(np.ones((2, 3), np.float32)))
     assert out.dtype == sporax.float16 and net[0].weight.dtype == sporax.float32
     np.testing.assert_allclose(out.asnumpy().astype(np.float32), reference, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("level", ["O1", "auto"])
+def test_converted_cells_keep_their_attributes(level):
+    # the amp features page reads model.dense.weight after auto_mixed_precision(amp_level="auto"); MindSpore 2.10
+    # keeps Net.dense a Dense there (its weight, bias and settings read as before), output Float32
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(4, 3, weight_init="ones", bias_init="zeros")
+
+        def construct(self, x):
+            return self.dense(x)
+
+    model = sporax.amp.auto_mixed_precision(Net(), amp_level=level, dtype=sporax.float16)
+    assert model.dense.weight.name == "dense.weight" and model.dense.in_channels == 4
+    np.testing.assert_array_equal(model.dense.weight.asnumpy(), np.ones((3, 4), np.float32))
+    out = model(Tensor(np.full((1, 4), 0.5, np.float32)))
+    assert out.dtype == sporax.float32
+    np.testing.assert_array_equal(out.asnumpy(), [[2.0, 2.0, 2.0]])
+    with pytest.raises(AttributeError):
+        _ = model.dense.no_such_attribute

@@ -13,6 +13,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.autodiff.transforms import to_arrays, to_tensors
+from sporax.state.discovery import rng_state
 from sporax.state.lifting import Lift
 
 
@@ -56,7 +57,7 @@ def _split_weight_gradients(grads, cell, states):
     if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
         inputs = tuple(inputs[0])  # ((dx, dy), {w: dw})
     index_of = {id(state): index for index, state in enumerate(states)}
-    by_name = {state.name: index for index, state in enumerate(states)}
+    by_name = {getattr(state, "name", None): index for index, state in enumerate(states)}
     weight_grads = [None] * len(states)
     for key, gradient in by_parameter.items():
         index = index_of.get(id(key), by_name.get(key) if isinstance(key, str) else None)
@@ -69,6 +70,13 @@ def _split_weight_gradients(grads, cell, states):
     return inputs, weight_grads
 
 
+def _zero_cotangent(value):
+    """No gradient for ``value``: zeros, of JAX's float0 for an integer state (the RNG key)."""
+    if jnp.issubdtype(value.dtype, jnp.inexact):
+        return jnp.zeros_like(value)
+    return np.zeros(value.shape, jax.dtypes.float0)
+
+
 def has_bprop(cell):
     return callable(getattr(type(cell), "bprop", None))
 
@@ -78,6 +86,9 @@ def call_with_bprop(cell, args, kwargs, construct=None):
     run = construct or cell.construct
     positions = [index for index, value in enumerate(args) if isinstance(value, Tensor)]
     states = [parameter for _, parameter in cell.parameters_and_names()] if hasattr(cell, "parameters_and_names") else []
+    # construct may draw random numbers (the tutorial's Dropout2D under a bprop): the RNG state is lifted too, so
+    # its advance leaves the custom function as an output instead of leaking out of the trace
+    states.append(rng_state())
     name = f"{type(cell).__name__}.bprop"
 
     def rebuild(arrays):
@@ -108,7 +119,7 @@ def call_with_bprop(cell, args, kwargs, construct=None):
             raise ValueError(f"{type(cell).__name__}.bprop returned {len(grads)} gradients, but construct has "
                              f"{len(positions)} Tensor inputs: return one gradient per input.")
         input_grads = [reduce_to_input(_array(grad), array) for grad, array in zip(grads[:len(positions)], arrays)]
-        state_grads = [jnp.zeros_like(value) if grad is None else reduce_to_input(_array(grad), value)
+        state_grads = [_zero_cotangent(value) if grad is None else reduce_to_input(_array(grad), value)
                        for grad, value in zip(weight_grads, state_values)]
         return state_grads, input_grads
 

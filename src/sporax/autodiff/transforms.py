@@ -130,15 +130,16 @@ def _ensembled(cells, in_axes, out_axes):
     def run(*args):
         axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
         sizes = {arg.shape[axis] for arg, axis in zip(args, axes) if axis is not None}
-        if sizes != {len(cells)}:
+        if sizes - {len(cells)}:  # no mapped input (in_axes=None): every cell takes the inputs whole
             raise ValueError(f"For 'vmap', the mapped axes of the inputs (sizes {sorted(sizes)}) must all have the "
                              f"size {len(cells)}, the number of Cells in the CellList; map the ensemble's inputs "
                              f"along an axis of that size.")
         outputs = [cell(*[arg if axis is None else Tensor._wrap(jax.numpy.take(arg._value, index, axis))
                           for arg, axis in zip(args, axes)]) for index, cell in enumerate(cells)]
+        # a Tensor flattens to its array and unflattens to a Tensor: the leaves stacked are arrays
         leaves = [jax.tree_util.tree_leaves(output) for output in outputs]
         positions = out_axes if isinstance(out_axes, tuple) else (out_axes,) * len(leaves[0])
-        stacked = [Tensor._wrap(jax.numpy.stack([each[position]._value for each in leaves], axis))
+        stacked = [jax.numpy.stack([each[position] for each in leaves], axis)
                    for position, axis in enumerate(positions)]
         return jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(outputs[0]), stacked)
 

@@ -1,7 +1,7 @@
 """``mindspore.nn.probability.distribution``: the Bernoulli distribution as a Cell.
 
-Only ``Bernoulli`` and its closed forms (``probs``, ``mean``, ``entropy``, ``kl_loss``, ``cross_entropy``)
-exist; MindSpore's other distributions, bijectors and sampling raise NotImplementedError naming them.
+``Normal`` (``sporax.nn.probability.normal``) and ``Bernoulli`` exist; MindSpore's other distributions and
+bijectors raise NotImplementedError naming them.
 
 Example:
     >>> import sporax as ms
@@ -16,6 +16,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.nn.probability.normal import Normal  # noqa: F401  (MindSpore's path)
 
 
 class Bernoulli(Cell):
@@ -87,16 +88,69 @@ class Bernoulli(Cell):
         self._check_dist(dist)
         return self.entropy(probs1) + self.kl_loss(dist, probs1_b, probs1)
 
-    def __getattr__(self, name):
-        if name in ("sample", "prob", "log_prob", "cdf", "log_cdf", "survival_function", "log_survival", "var",
-                    "sd", "mode"):
-            raise NotImplementedError(f"Bernoulli.{name} is not implemented in sporax (only probs, mean, entropy, "
-                                      "kl_loss and cross_entropy are).")
-        return super().__getattr__(name)
+    def log_prob(self, value, probs1=None):
+        """``log p`` where value is 1, ``log(1 - p)`` where 0."""
+        p = self._probs_or_own(probs1)
+        value = ops.cast(value, mstype.float32)
+        return ops.log(p) * value + ops.log(1 - p) * (1 - value)
+
+    def prob(self, value, probs1=None):
+        """The probability of ``value``: exp of the log probability, as MindSpore computes it."""
+        return ops.exp(self.log_prob(value, probs1))
+
+    def cdf(self, value, probs1=None):
+        """``P(X <= value)``: 0 below 0, ``1 - p`` on [0, 1), 1 from 1."""
+        p = self._probs_or_own(probs1)
+        value = ops.floor(ops.cast(value, mstype.float32))
+        shape = tuple(np.broadcast_shapes(value.shape, p.shape))
+        below_one = ops.select(ops.broadcast_to(value < 0.0, shape), ops.zeros(shape, mstype.float32),
+                               ops.broadcast_to(1 - p, shape))
+        return ops.select(ops.broadcast_to(value < 1.0, shape), below_one, ops.ones(shape, mstype.float32))
+
+    def log_cdf(self, value, probs1=None):
+        """``log P(X <= value)``."""
+        return ops.log(self.cdf(value, probs1))
+
+    def survival_function(self, value, probs1=None):
+        """``P(X > value)``."""
+        return 1.0 - self.cdf(value, probs1)
+
+    def log_survival(self, value, probs1=None):
+        """``log P(X > value)``."""
+        return ops.log(self.survival_function(value, probs1))
+
+    def var(self, probs1=None):
+        """``p (1 - p)``, as MindSpore computes it: ``exp(log(1 - p) + log p)``."""
+        p = self._probs_or_own(probs1)
+        return ops.exp(ops.log(1 - p) + ops.log(p))
+
+    def sd(self, probs1=None):
+        """The standard deviation, the square root of ``var``."""
+        return ops.sqrt(self.var(probs1))
+
+    def mode(self, probs1=None):
+        """Refused with MindSpore 2.10's TypeError (its mode compares a float with a Tensor)."""
+        raise TypeError('Failed calling Less with "Less()(input=float, other=Tensor)": Bernoulli.mode fails in '
+                        "MindSpore 2.10 (it compares a Python float with the probabilities).")
+
+    def sample(self, shape=(), probs1=None):
+        """Samples of shape ``shape + probs' shape``, of ``dtype``."""
+        p = self._probs_or_own(probs1)
+        uniform = ops.uniform(tuple(shape) + tuple(p.shape), Tensor(0.0), Tensor(1.0))
+        return ops.cast(uniform < p, self._sample_dtype)
+
+    def extend_repr(self):
+        """``probs = p``, or the batch shape of several probabilities."""
+        if self._probs is not None and self._probs.shape:
+            return f"batch_shape = {tuple(self._probs.shape)}"
+        return f"probs = {self._probs}"
+
+    def __repr__(self):
+        return f"Bernoulli({self.extend_repr()})"
 
 
 def __getattr__(name):
     if name[:1].isupper():
         raise NotImplementedError(f"mindspore.nn.probability.distribution.{name} is not implemented in sporax "
-                                  "(only Bernoulli is).")
+                                  "(only Bernoulli and Normal are).")
     raise AttributeError(name)

@@ -52,6 +52,17 @@ class _CastOutput(Cell):
     def construct(self, *args, **kwargs):
         return _cast(self._op(*args, **kwargs), self._dtype)
 
+    def __getattr__(self, name):
+        # The converted Cell still reads as itself (MindSpore's 'auto'/O1 keep the Cell in place: the amp
+        # features page reads model.dense.weight after auto_mixed_precision)
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            inner = self.__dict__.get("_cells", {}).get("_op")
+            if inner is None or name.startswith("__"):
+                raise
+            return getattr(inner, name)
+
 
 def _wrap_children(network, classes, low_dtype, inner_dtype, outer_dtype):
     """Give every descendant Cell of ``classes`` precision ``inner_dtype`` and outputs in ``outer_dtype``."""

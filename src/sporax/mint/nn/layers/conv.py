@@ -47,6 +47,12 @@ class _ConvNd(Cell):
         self.weight = Parameter(initializer(Uniform(bound), shape, dtype), name="weight")
         self.bias = Parameter(initializer(Uniform(bound), (out_channels,), dtype), name="bias") if bias else None
 
+    def extend_repr(self):
+        # MindSpore 2.10's wording (input_channels, a str padding unquoted, bias as a bool)
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, groups={self.groups}, bias={self.bias is not None}")
+
     def construct(self, input):
         padding = self.padding
         if self.padding_mode != "zeros" and not isinstance(padding, str):

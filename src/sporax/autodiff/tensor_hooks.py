@@ -31,8 +31,9 @@ import jax.numpy as jnp
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import is_bound_input
 from sporax.state.assign import rebind
-from sporax.state.discovery import static_signature_changed
+from sporax.state.discovery import is_parameter, static_signature_changed
 from sporax.state.fallback import ExplainedFallback, compiling_pynative
+from sporax.state.scope import in_compiled_trace, owned_by_active_scope
 
 _handle_ids = itertools.count()
 
@@ -154,9 +155,12 @@ def register_hook(tensor, hook):
                                     "gradient's values on every call.")
         entry = _traced_tables.get(key)
         fresh = entry is None or entry[0]() is not tensor or entry[2] is not array
-        if is_bound_input(tensor):  # the caller's input Tensor inside a PyNative gradient: its later calls run it too
-            leaf = _leaf_table(tensor)
-            if fresh and leaf:  # ``hooked_leaf`` bound it through its leaf hooks, read when the backward pass runs
+        lifted = is_parameter(tensor) and owned_by_active_scope(tensor) and not in_compiled_trace()
+        if lifted or is_bound_input(tensor):  # the caller's input or a Parameter in a PyNative gradient: its
+            leaf = _leaf_table(tensor)       # later calls run the hook too, as it stays on MindSpore's leaf Tensor
+            # ``hooked_leaf`` bound an input through its leaf hooks, read when the backward pass runs;
+            # ``leaf_gradient`` runs a Parameter's on its total gradient, after the backward pass
+            if lifted or (fresh and leaf):
                 handle = HookHandle(leaf, _LEAF_OWNER)
                 static_signature_changed()
                 leaf[handle.handle_id] = hook

@@ -3,6 +3,9 @@
 The cases (tests/fixtures/autodiff/pynative_eager_cases.py) ran unchanged on MindSpore 2.10
 (record_pynative_eager.py wrote pynative_eager.json); here they run on sporax and must print the
 same text and give the same values. Each known PyNative/GRAPH difference is a named test.
+pynative_identity_cases.py (recorded by record_pynative_identity.py): the function receives the caller's
+very Tensors, so ``a is x``, ``id(a)``, a dict keyed by the Tensor and hooks registered on it inside
+behave as in MindSpore.
 """
 import importlib.util
 import json
@@ -21,11 +24,20 @@ from sporax.core import context
 from sporax.state import EagerFallbackWarning
 
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "autodiff")
-_spec = importlib.util.spec_from_file_location("pynative_eager_cases", os.path.join(HERE, "pynative_eager_cases.py"))
-cases = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cases)
-with open(os.path.join(HERE, "pynative_eager.json")) as _handle:
-    RECORDED = json.load(_handle)
+
+
+def _load(name, recorded):
+    """The fixture module ``name`` of recorded cases, and MindSpore's answers ``recorded`` (a JSON file)."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with open(os.path.join(HERE, recorded)) as handle:
+        return module, json.load(handle)
+
+
+cases, RECORDED = _load("pynative_eager_cases", "pynative_eager.json")
+# The function receives the caller's very Tensors: identity, id-keyed dicts, hooks registered on an input.
+identity_cases, IDENTITY_RECORDED = _load("pynative_identity_cases", "pynative_identity.json")
 
 
 @pytest.fixture(scope="module")
@@ -115,6 +127,11 @@ def test_bprop_prints_in_order_on_every_call(mindspore):
 
 def test_bprop_returning_parameter_gradient_dict(mindspore):
     _check(cases.bprop_returns_weight_gradients, mindspore)
+
+
+@pytest.mark.parametrize("case", identity_cases.CASES, ids=lambda case: case.__name__)
+def test_pynative_input_is_the_callers_tensor(case, mindspore):
+    assert case(mindspore) == IDENTITY_RECORDED[case.__name__]["result"]
 
 
 # --- the same code in GRAPH_MODE keeps compiling ---------------------------------------------------

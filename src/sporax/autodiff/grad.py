@@ -31,14 +31,16 @@ from sporax.autodiff.straight_path import MISSED, remember
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import call_rebuilt, recording_in_place, skeleton, store_in_place, write_arguments
-from sporax.state.discovery import hooks_changed, is_cell, is_parameter, static_epoch
-from sporax.state.fallback import is_untraceable
+from sporax.state.arguments import (bound_inputs, call_rebuilt, recording_in_place, skeleton, store_in_place,
+                                   write_arguments)
+from sporax.state.binding import detach_outputs
+from sporax.state.discovery import hooks_changed, is_cell, is_parameter, reaches_cell_hooks
+from sporax.state.fallback import ExplainedFallback, compiling_pynative, is_untraceable
 from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.outside_reads import current_key, trace_effects
+from sporax.state.outside_reads import current_key, reads_inputs, trace_effects
 from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
@@ -55,25 +57,6 @@ def set_pynative_jit(enabled):
     """
     _settings["pynative_jit"] = bool(enabled)
     hooks_changed()  # remembered straight paths (sporax.autodiff.straight_path) must look again
-
-
-def _reaches_cell_hooks(discovered, cache, forward):
-    """True when a Cell the function reaches has backward (pre-)hooks, or, with ``forward``, forward
-    (pre-)hooks or saved-tensor hooks (see ``sporax.nn.cell_hooks``).
-
-    Hooks run on every call with real values: a hook may print them, keep them (a list of features
-    or gradients) or count its calls, none of which a program compiled once can replay. GRAPH_MODE
-    compiles forward hooks into the program, as MindSpore does. Registering or removing a hook bumps
-    the static epoch, so the answer is cached per discovery, epoch and ``forward``."""
-    epoch = static_epoch()
-    if cache and cache[0] is discovered and cache[1] == (epoch, forward):
-        return cache[2]
-    found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre
-                                           or (forward and (hooks.forward_pre or hooks.forward
-                                                            or hooks.saved_tensors)))
-                for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
-    cache[:] = [discovered, (epoch, forward), found]
-    return found
 
 
 class GradFunction:
@@ -162,10 +145,12 @@ class GradFunction:
         # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
         # inputs or Parameters (a compiled program rebuilds its input Tensors) and Cell hooks (they see,
         # keep and count values). Found while tracing (the program falls back): host reads, `if` on a
-        # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
+        # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``). An input the
+        # function also reads from outside (``a is x``, a dict keyed by it) makes its Python compare identities.
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
-                and not _reaches_cell_hooks(discovered, self._hook_cache, not graph)
-                and not saved_tensors.hooks_active() and not self._saves_with_hooks and (graph or self._effects < 2)):
+                and not reaches_cell_hooks(discovered, self._hook_cache, not graph)
+                and not saved_tensors.hooks_active() and not self._saves_with_hooks
+                and (graph or (self._effects < 2 and not reads_inputs(self._reads, self.fn, args, kwargs)))):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
@@ -267,12 +252,15 @@ class GradFunction:
             values = list(current)
             for index, value in zip(weight_index, weight_primals):
                 values[index] = value  # hooks on a weight run on its total gradient, after the pullback
-            call_args = list(args)
+            call_args, bound, bound_values = list(args), [], []
             for position, value in zip(positions, position_primals):
                 # An integer input keeps its argument (its gradient comes from _integer_gradients): the function
                 # sees its concrete value, so it can serve as an axis or a shape (MindSpore's ReduceMean(x, axis)).
                 if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
                     call_args[position] = grad_inputs.rebound(args[position], value)
+                elif type(args[position]) is Tensor:  # the caller's very Tensor holds the primal (`a is x`)
+                    bound.append(args[position])
+                    bound_values.append(hooked_leaf(args[position], value))
                 elif not grad_inputs.is_integer(value):
                     call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             if owners is not None:
@@ -281,16 +269,23 @@ class GradFunction:
                         call_args[index] = call_args[owner]
             # Point-to-point exchanges the function runs attach their backward's entry to the frame.
             with gradient_sinks.differentiating((weight_primals, position_primals)) as frame, \
-                    recording_attribute_writes() as writes, recording_in_place() as updated:
+                    recording_attribute_writes() as writes, recording_in_place() as updated, \
+                    bound_inputs(bound, bound_values):
                 outputs, new_values = lifted(values, *call_args, **kwargs)
-            # an input that compiled code updates in place (x.add_(1)) holds the new value afterwards, as in MindSpore
-            in_place[:] = [index for index, arg in enumerate(call_args) if id(arg) in updated]
+                if bound:  # a returned input carries its value of now, not the one restored
+                    bound_ids = frozenset(map(id, bound))
+                    outputs = detach_outputs(outputs, bound_ids)
+                    if compiling_pynative() and any(id(owner.__dict__.get(name)) in bound_ids for owner, name in writes):
+                        raise ExplainedFallback(f"{self.name} keeps an input Tensor in an attribute (`self.saved = x`):"
+                                                " each call keeps the very Tensor it is given.")
+                # an input that compiled code updates in place (x.add_(1)) holds the new value afterwards (MindSpore)
+                in_place[:] = [index for index, arg in enumerate(call_args) if id(arg) in updated]
+                updates = [call_args[index]._array for index in in_place]
             attributes = traced_attributes(writes)
             attribute_names[:] = [(owner, name) for owner, name, _ in attributes]
             target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            updates = [call_args[index]._array for index in in_place]
             attribute_values = tuple(value for *_, value in attributes)
             return gradient_sinks.tie(frame, leaves), (outputs, new_values, attribute_values, updates)
 

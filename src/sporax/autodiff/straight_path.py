@@ -50,7 +50,7 @@ def remember(fn, reads, args, group, program, positions):
     references = references_snapshot(fn, reads)
     if plain is None or references is None:
         return None
-    return StraightPath(references, plain[1], group, program, bool(positions))
+    return StraightPath(references, plain[1], group, program, bool(positions), reads.identities)
 
 
 class StraightPath:
@@ -63,11 +63,12 @@ class StraightPath:
         program: the compiled gradient program.
         distinct (bool): the call differentiates inputs, each a different Tensor: a later call must pass
             distinct Tensors too (a repeated one sums its gradients: another program).
+        identities (frozenset): ``OutsideReads.identities`` of the function: a later input among them runs eagerly.
     """
 
-    __slots__ = ("count", "thread", "marks", "programs", "group", "program", "distinct", "references")
+    __slots__ = ("count", "thread", "marks", "programs", "group", "program", "distinct", "references", "identities")
 
-    def __init__(self, references, marks, group, program, distinct):
+    def __init__(self, references, marks, group, program, distinct, identities=frozenset()):
         self.count = change_count()
         self.thread = get_ident()
         self.marks = marks
@@ -76,6 +77,7 @@ class StraightPath:
         self.program = program
         self.distinct = distinct
         self.references = references
+        self.identities = identities
 
     def run(self, args):
         """The call's outputs on ``args``, or ``MISSED`` when something it relied on moved."""
@@ -84,7 +86,8 @@ class StraightPath:
         if self.count != _changes[0] or self.thread != get_ident():
             return MISSED
         plain = plain_marks(args)
-        if plain is None or plain[1] != self.marks or (self.distinct and len(set(map(id, args))) != len(args)):
+        if plain is None or plain[1] != self.marks or (self.distinct and len(set(map(id, args))) != len(args)) or (
+                self.identities and not self.identities.isdisjoint(map(id, args))):  # its Python compares inputs
             return MISSED
         if (_grad_disabled[0] > 0 or _scopes.scopes or _context["mode"] == GRAPH_MODE
                 or (_leaf_tables and has_leaf_hooks(args)) or self.group.programs is not self.programs

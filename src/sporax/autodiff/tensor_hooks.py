@@ -29,9 +29,11 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
+from sporax.state.arguments import is_bound_input
 from sporax.state.assign import rebind
-from sporax.state.discovery import static_signature_changed
+from sporax.state.discovery import is_parameter, static_signature_changed
 from sporax.state.fallback import ExplainedFallback, compiling_pynative
+from sporax.state.scope import in_compiled_trace, owned_by_active_scope
 
 _handle_ids = itertools.count()
 
@@ -48,12 +50,13 @@ class HookHandle:
         handle_id (int): the id of the hook (unique in the process).
     """
 
-    __slots__ = ("handle_id", "_table", "_owner", "__weakref__")
+    __slots__ = ("handle_id", "_table", "_owner", "_also", "__weakref__")
 
     def __init__(self, table, owner=None):
         self.handle_id = next(_handle_ids)
         self._table = table
         self._owner = owner
+        self._also = None  # the leaf table that holds the hook too (registered on an input inside its gradient)
 
     @property
     def id(self):
@@ -66,7 +69,9 @@ class HookHandle:
             del table[self.handle_id]
             if self._owner is not None:
                 self._owner.changed()
-        self._table = None
+        if self._also is not None and self._also.pop(self.handle_id, None) is not None:
+            _LEAF_OWNER.changed()
+        self._table = self._also = None
 
     def __enter__(self):
         return self
@@ -149,23 +154,44 @@ def register_hook(tensor, hook):
             raise ExplainedFallback("Tensor.register_hook inside a PyNative gradient: the hook runs with the "
                                     "gradient's values on every call.")
         entry = _traced_tables.get(key)
-        if entry is None or entry[0]() is not tensor or entry[2] is not array:
+        fresh = entry is None or entry[0]() is not tensor or entry[2] is not array
+        lifted = is_parameter(tensor) and owned_by_active_scope(tensor) and not in_compiled_trace()
+        if lifted or is_bound_input(tensor):  # the caller's input or a Parameter in a PyNative gradient: its
+            leaf = _leaf_table(tensor)       # later calls run the hook too, as it stays on MindSpore's leaf Tensor
+            # ``hooked_leaf`` bound an input through its leaf hooks, read when the backward pass runs;
+            # ``leaf_gradient`` runs a Parameter's on its total gradient, after the backward pass
+            if lifted or (fresh and leaf):
+                handle = HookHandle(leaf, _LEAF_OWNER)
+                static_signature_changed()
+                leaf[handle.handle_id] = hook
+                return handle
+        if fresh:
             table = OrderedDict()
             hooked = hooked_identity(array, table)
             rebind(tensor, hooked, "Tensor.register_hook", through_views=False)  # same values: views keep theirs
             entry = _traced_tables[key] = (weakref.ref(tensor, _forget(_traced_tables, key)), table, hooked)
         table = entry[1]
         handle = HookHandle(table)
+        if is_bound_input(tensor):
+            handle._also = leaf
+            leaf[handle.handle_id] = hook
+            static_signature_changed()
     else:
-        entry = _leaf_tables.get(key)
-        if entry is None or entry[0]() is not tensor:
-            entry = _leaf_tables[key] = (weakref.ref(tensor, _forget(_leaf_tables, key)), OrderedDict())
-        table = entry[1]
+        table = _leaf_table(tensor)
         # grad programs compiled before bind the leaf without (or with) this hook: recompile them.
         handle = HookHandle(table, _LEAF_OWNER)
         static_signature_changed()
     table[handle.handle_id] = hook
     return handle
+
+
+def _leaf_table(tensor):
+    """The hook table of the leaf ``tensor``, made when it has none."""
+    key = id(tensor)
+    entry = _leaf_tables.get(key)
+    if entry is None or entry[0]() is not tensor:
+        entry = _leaf_tables[key] = (weakref.ref(tensor, _forget(_leaf_tables, key)), OrderedDict())
+    return entry[1]
 
 
 class _LeafOwner:

@@ -297,6 +297,7 @@ def traced_tensors(args, kwargs, owned=None):
 class _InPlaceWrites(threading.local):
     tensors = None  # ids of the Tensors updated in place during the running ``call_rebuilt``
     compiled_only = False  # the recording scope notes only compiled code's updates (``recording_in_place``)
+    bound = frozenset()  # ids of the input Tensors ``bound_inputs`` binds now
 
 
 _in_place_writes = _InPlaceWrites()
@@ -377,3 +378,36 @@ def write_arguments(args, kwargs, owned, positions, values):
         if holder is not None:
             holder._array = value._array
             holder._init = None
+
+
+@contextlib.contextmanager
+def bound_inputs(tensors, arrays):
+    """The caller's input ``tensors`` hold the differentiated ``arrays`` inside the block, as in MindSpore's
+    PyNative mode, where the function receives the very Tensors it was called with (``a is x``, ``id(a)``,
+    a dict keyed by the Tensor, ``a.register_hook`` on the caller's Tensor); their values are restored after.
+
+    Example:
+        >>> import jax.numpy as jnp
+        >>> x = Tensor([1.0])
+        >>> with bound_inputs([x], [jnp.full(1, 5.0)]):
+        ...     inside = float(x.asnumpy()[0])
+        >>> inside, float(x.asnumpy()[0])
+        (5.0, 1.0)
+    """
+    saved = [(tensor._array, tensor._init) for tensor in tensors]
+    outer = _in_place_writes.bound
+    _in_place_writes.bound = outer | {id(tensor) for tensor in tensors}
+    for tensor, array in zip(tensors, arrays):
+        tensor._array, tensor._init = array, None
+    try:
+        yield
+    finally:
+        for tensor, (array, init) in zip(tensors, saved):
+            tensor._array, tensor._init = array, init
+        _in_place_writes.bound = outer
+
+
+def is_bound_input(tensor):
+    """Whether ``tensor`` is a caller's input Tensor that ``bound_inputs`` binds now (a hook registered on it
+    stays on it after the call, as on MindSpore's leaf Tensor)."""
+    return id(tensor) in _in_place_writes.bound

@@ -32,25 +32,26 @@ def bind_values(states, values):
         state._array = value
 
 
-def detach_outputs(value):
-    """Replace every Tensor subclass (Parameter) in an output structure by a plain Tensor.
+def detach_outputs(value, bound=frozenset()):
+    """Replace every Tensor subclass (Parameter) in an output structure, and the plain Tensors whose ids are in
+    ``bound`` (inputs bound by ``arguments.bound_inputs``), by a plain Tensor.
 
     Outputs are read while the traced values are still bound: a returned Parameter must
     carry the value it had at the end of the function, not the one restored afterwards.
     """
     if isinstance(value, Tensor):
-        if type(value) is Tensor or type(value) is MutableScalar:  # a mutable number holds no bound state
-            return value
+        if (type(value) is Tensor and id(value) not in bound) or type(value) is MutableScalar:
+            return value  # a mutable number holds no bound state
         return Tensor._wrap(value._value)
     if isinstance(value, tuple):
-        items = [detach_outputs(item) for item in value]
+        items = [detach_outputs(item, bound) for item in value]
         if hasattr(value, "_fields"):
             return type(value)(*items)
         return tuple(items)
     if isinstance(value, list):
-        return [detach_outputs(item) for item in value]
+        return [detach_outputs(item, bound) for item in value]
     if isinstance(value, dict):
-        return {key: detach_outputs(item) for key, item in value.items()}
+        return {key: detach_outputs(item, bound) for key, item in value.items()}
     return value
 
 

@@ -269,6 +269,25 @@ def static_epoch():
     return _static_epoch[0]
 
 
+def reaches_cell_hooks(discovered, cache, forward):
+    """True when a Cell the function reaches has backward (pre-)hooks, or, with ``forward``, forward
+    (pre-)hooks or saved-tensor hooks (see ``sporax.nn.cell_hooks``).
+
+    Hooks run on every call with real values: a hook may print them, keep them (a list of features
+    or gradients) or count its calls, none of which a program compiled once can replay. GRAPH_MODE
+    compiles forward hooks into the program, as MindSpore does. Registering or removing a hook bumps
+    the static epoch, so the answer is cached per discovery, epoch and ``forward``."""
+    epoch = _static_epoch[0]
+    if cache and cache[0] is discovered and cache[1] == (epoch, forward):
+        return cache[2]
+    found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre
+                                           or (forward and (hooks.forward_pre or hooks.forward
+                                                            or hooks.saved_tensors)))
+                for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
+    cache[:] = [discovered, (epoch, forward), found]
+    return found
+
+
 def _same(first, second):
     return ([id(s) for s in first.states] == [id(s) for s in second.states]
             and [id(c) for c in first.cells] == [id(c) for c in second.cells])

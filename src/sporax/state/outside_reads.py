@@ -105,7 +105,7 @@ class OutsideReads:
     """
 
     __slots__ = ("cells", "contents", "dicts", "names", "values", "lists", "copies", "watched", "watched_copies",
-                 "complete", "_seen")
+                 "complete", "identities", "_seen")
 
     def __init__(self, fn):
         self.cells, self.contents = [], []
@@ -116,6 +116,18 @@ class OutsideReads:
         self._seen = set()
         self._value(fn, (), 0)
         self._seen = None
+        # The ids of the Tensors it reads (values, dict keys, list items) and the integers (``id(x)`` kept
+        # as a key): ``holds_any`` tells whether an input is one of them, so the Python compares identities.
+        found = itertools.chain(self.contents, self.values, self.names, itertools.chain.from_iterable(self.copies))
+        self.identities = frozenset(value if type(value) is int else id(value) for value in found
+                                    if type(value) is int or isinstance(value, Tensor))
+
+    def holds_any(self, values):
+        """Whether one of ``values`` is a Tensor this function reads from outside (``a is x``, ``id(a)`` in a
+        dict of ids, a dict keyed by Tensors, ``a in inputs``): a program compiled on one input would bake in
+        the answer of its trace."""
+        identities = self.identities
+        return bool(identities) and any(id(value) in identities for value in values if isinstance(value, Tensor))
 
     def unchanged(self):
         """Whether every place still holds the object it held when walked."""
@@ -244,6 +256,13 @@ def current_key(memo, fn):
         reads = OutsideReads(fn)
         memo[:] = [reads, reads.key()]
     return memo[1]
+
+
+def reads_inputs(memo, fn, args, kwargs):
+    """Whether one of the inputs ``args``/``kwargs`` is a Tensor ``fn`` reads from outside too (``current_key``'s
+    ``memo``, filled here): MindSpore's PyNative Python compares it by identity on every call."""
+    current_key(memo, fn)
+    return memo[0].holds_any(itertools.chain(args, kwargs.values()))
 
 
 def trace_effects(memo, fn, count, program):

@@ -155,9 +155,13 @@ def test_unmasked_loop_equals_masked_loop_with_full_lengths(cls):
         output, hidden_n, cell_n = _recurrent(mode, 2, True, 0.0, True, x, hidden, cell, lengths, weights, None)
         return (output ** 2).sum() + (hidden_n * 1.5).sum() + (0 if cell_n is None else (cell_n ** 3).sum())
 
-    # compiled: op by op, eager JAX compiles each operation of the two loops' gradients on its own
-    unmasked = jax.jit(jax.value_and_grad(lambda weights, x: loss(weights, x, None), argnums=(0, 1)))(weights, x)
-    masked = jax.jit(jax.value_and_grad(loss, argnums=(0, 1)))(weights, x, full)
+    # compiled, both loops in one program (op by op, eager JAX compiles each operation of the two loops' gradients
+    # on its own); the lengths are an argument, not a constant XLA could fold the mask away with
+    def both(weights, x, lengths):
+        return (jax.value_and_grad(lambda weights, x: loss(weights, x, None), argnums=(0, 1))(weights, x),
+                jax.value_and_grad(loss, argnums=(0, 1))(weights, x, lengths))
+
+    unmasked, masked = jax.jit(both)(weights, x, full)
     for got, expected in zip(jax.tree_util.tree_leaves(unmasked), jax.tree_util.tree_leaves(masked)):
         np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-6)
 

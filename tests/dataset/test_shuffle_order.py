@@ -4,7 +4,14 @@
 Recorded on MindSpore 2.10: ``ds.config.set_seed(3)``, ``NumpySlicesDataset({"x": np.arange(20)},
 shuffle=False).shuffle(buffer_size)``, two epochs of one iterator; the engine's outputs with GCC 12's
 ``std::mt19937_64``.
+
+Generator sources, repeat passes and new iterators: tests/fixtures/dataset/shuffle_buffer_mindspore.json (recorded by
+record_shuffle_buffer.py): the stream runs on across one iterator's epochs and repeat passes and restarts with a new
+iterator. The data-processing tutorial page prints the order of shuffle(buffer_size=2).
 """
+import json
+import os
+
 import numpy as np
 import pytest
 
@@ -61,3 +68,32 @@ def test_seeded_split_equals_mindspores(seeded, shuffle, randomize):
         iterator = part.create_tuple_iterator(output_numpy=True, num_epochs=2)
         got.append([[int(row[0]) for row in iterator] for _ in range(2)])
     assert got == SPLITS[shuffle, randomize]
+
+
+BUFFER_FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "dataset", "shuffle_buffer_mindspore.json")
+with open(BUFFER_FIXTURE) as handle:
+    RECORDED = json.load(handle)
+
+
+def _generator(rows):
+    def generate():
+        for i in range(rows):
+            yield (np.array(i, np.int64),)
+    return generate
+
+
+@pytest.mark.parametrize("case", [key for key in RECORDED if key != "repeat"])
+def test_shuffle_order_matches_mindspore(case, seeded):
+    seed, rows, size, epochs = map(int, case.split("-"))
+    seeded(seed)
+    data = ds.GeneratorDataset(_generator(rows), ["x"]).shuffle(size)
+    iterator = data.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+    assert [[int(row[0]) for row in iterator] for _ in range(epochs)] == RECORDED[case]["epochs"]
+    again = [int(row[0]) for row in data.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    assert again == RECORDED[case]["new_iterator"]
+
+
+def test_shuffle_under_repeat_runs_one_stream(seeded):
+    seeded(3)
+    data = ds.GeneratorDataset(_generator(7), ["x"]).shuffle(3).repeat(2)
+    assert [int(row[0]) for row in data.create_tuple_iterator(num_epochs=1, output_numpy=True)] == RECORDED["repeat"]

@@ -7,6 +7,7 @@ Parameters, so it is lifted, compiled and checkpointed like the network (names a
 import inspect
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -18,6 +19,7 @@ from sporax.graph.cell_jit import call_update
 from sporax.nn.cell import Cell
 from sporax.nn.learning_rate_schedule import LearningRateSchedule
 from sporax.nn.optim.docstring import docstring_template
+from sporax.ops.functional.indexing import check_gather_indices
 
 
 class _IteratorLearningRate(Cell):
@@ -35,9 +37,12 @@ class _IteratorLearningRate(Cell):
         self._last = len(values) - 1
 
     def construct(self, global_step):
-        index = jnp.minimum(jnp.asarray(global_step._value if isinstance(global_step, Tensor) else global_step),
-                            self._last)
-        return Tensor._wrap(self.learning_rate._value[index])
+        index = jnp.asarray(global_step._value if isinstance(global_step, Tensor) else global_step)
+        if not isinstance(index, jax.core.Tracer):
+            # MindSpore gathers the rate: past the list's end its kernel raises, it does not repeat the last rate.
+            check_gather_indices(self.learning_rate._value, index, 0)
+        # A compiled step cannot raise on a runtime value: it keeps the last rate.
+        return Tensor._wrap(self.learning_rate._value[jnp.minimum(index, self._last)])
 
 
 def _learning_rate(value, name, cell_name):

@@ -314,15 +314,15 @@ class Optimizer(CompiledStep):
         return rate(self.global_step).reshape(())
 
     def get_lr(self):
-        """The learning rate for this step (a tuple per parameter with group rates)."""
+        """The learning rate for this step (a tuple per parameter with group rates).
+
+        As in MindSpore 2.10 it only reads ``global_step``: the optimizer's step advances it (a custom
+        ``construct`` adds ``global_step_increase_tensor`` itself), so callbacks may read the rate freely.
+        """
         if self.is_group_lr:
             rates = tuple(self._rate(rate) for rate in self.learning_rate)
-            result = tuple(rates[group] for group in self._group_of)
-        else:
-            result = self._rate(self.learning_rate)
-        if self._is_dynamic_lr_or_weight_decay():
-            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
-        return result
+            return tuple(rates[group] for group in self._group_of)
+        return self._rate(self.learning_rate)
 
     def get_lr_parameter(self, param):
         """The learning-rate Parameter (or schedule) that applies to ``param``."""
@@ -368,8 +368,7 @@ class Optimizer(CompiledStep):
         """What every built-in optimizer does first: scale, decay, and this step's learning rate."""
         gradients = self.scale_grad(self.decay_weight(tuple(gradients)))
         rate = self.get_lr()
-        if not self._is_dynamic_lr_or_weight_decay():
-            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
+        ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
         if not self.is_group_lr:
             rate = (rate,) * len(self.parameters)
         return gradients, rate

@@ -23,7 +23,8 @@ from sporax.ops.functional.indexing import check_gather_indices
 
 
 class _IteratorLearningRate(Cell):
-    """A per-step learning-rate list: step ``i`` uses ``learning_rate[min(i, len - 1)]``.
+    """A per-step learning-rate list: step ``i`` uses ``learning_rate[i]``; an eager step past the end raises
+    MindSpore's Gather RuntimeError, a compiled one keeps the last rate.
 
     The result has the shape of the step given, as MindSpore's gather does: ``global_step`` (shape ``(1,)``)
     gives a 1-element rate, which schedulers such as mindcv's read back with ``[0]``.

@@ -58,6 +58,40 @@ def test_set_context_errors(kwargs, error, message):
         context.set_context(**kwargs)
 
 
+def test_memory_and_path_keys_read_back_as_mindspore(tmp_path, monkeypatch):
+    # Recorded on MindSpore 2.10 (CPU target): the defaults; the device-specific keys are ignored with a
+    # warning; the level reads back as a number, the graphs path as the absolute (created) directory.
+    defaults = {"mempool_block_size": 1.0, "max_device_memory": 1024.0, "variable_memory_max_size": "0",
+                "memory_optimize_level": 0, "save_graphs_path": ".", "print_file_path": ""}
+    assert {key: context.get_context(key) for key in defaults} == defaults
+    monkeypatch.chdir(tmp_path)
+    context.set_context(device_target="CPU")
+    context.set_context(mempool_block_size="2GB", max_device_memory="3.5GB", variable_memory_max_size="4GB",
+                        memory_optimize_level="O1", save_graphs_path="./g", print_file_path="p.log")
+    assert {key: context.get_context(key) for key in defaults} == {
+        **defaults, "memory_optimize_level": 1, "save_graphs_path": str(tmp_path.resolve() / "g")}
+    assert (tmp_path / "g").is_dir()
+    # On the GPU the sizes read back in GB (MindSpore's reading of "NGB"); print_file_path stays Ascend-only.
+    context._context["device_target"] = "GPU"
+    context.set_context(mempool_block_size="2GB", max_device_memory="3.5GB", print_file_path="p.log")
+    assert (context.get_context("mempool_block_size"), context.get_context("max_device_memory"),
+            context.get_context("print_file_path")) == (2.0, 3.5, "")
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"memory_optimize_level": "O2"}, ValueError, "For 'context.set_context', the argument 'memory_optimize_level' "
+                                                  "must be one of ['O0', 'O1'], but got O2."),
+    ({"save_graphs_path": ""}, ValueError, "For 'context.set_context', the 'save_graphs_path' or the "
+                                           "'print_file_path' is invalid type, it should be Non-empty string, "
+                                           "but got ''."),
+    ({"save_graphs_path": 3}, TypeError, "The parameter 'save_graphs_path' must be <class 'str'>, but got "
+                                         "<class 'int'>")])
+def test_memory_and_path_key_errors_are_mindspores(kwargs, error, message):
+    with pytest.raises(error) as info:
+        context.set_context(**kwargs)
+    assert str(info.value) == message
+
+
 def test_get_context_unknown_key():
     with pytest.raises(ValueError, match="the argument foo is not recognized"):
         context.get_context("foo")

@@ -136,6 +136,8 @@ def test_filter_and_per_batch_map_errors():
     assert isinstance(outcome.get("error"), RuntimeError) and "row 4" in str(outcome["error"])
     def broken(x, info):
         raise ValueError("per batch")
+    # a new source: the first (its failed filter kept alive by the error) cannot feed a second pipeline
+    data = ds.NumpySlicesDataset({"x": np.arange(10)}, shuffle=False)
     outcome = within(5, lambda: drain(data.batch(3, per_batch_map=broken, input_columns="x")))
     assert isinstance(outcome.get("error"), RuntimeError) and "per_batch_map" in str(outcome["error"])
     wait_clean()

@@ -35,6 +35,35 @@ def test_parse_tree_refuses_a_node_with_two_consumers():
     assert _pipeline().parse_tree() is not None
 
 
+def _numbers(count):
+    return ds.NumpySlicesDataset(np.arange(count), column_names=["x"], shuffle=False)
+
+
+def test_a_dataset_feeding_two_pipelines_cannot_be_iterated():
+    # Recorded on MindSpore 2.10: every operation built on a dataset is one of its consumers, whichever
+    # pipeline it is in; creating an iterator over a pipeline through a node with two consumers raises.
+    first, second = _numbers(3), _numbers(2)
+    concatenated, added = first.concat(second), first + second
+    for pipeline in (concatenated, added):
+        for make in (lambda p: p.create_tuple_iterator(output_numpy=True), lambda p: p.create_dict_iterator(),
+                     iter):
+            with pytest.raises(ValueError) as info:
+                make(pipeline)
+            assert str(info.value) == "The data pipeline is not a tree (i.e., one node has 2 consumers)"
+    # the shared node itself, as the root, still runs
+    assert [int(row[0]) for row in first.create_tuple_iterator(output_numpy=True)] == [0, 1, 2]
+    source = _numbers(2)
+    repeated, batched = source.repeat(2), source.batch(1)  # noqa: F841 (batched only has to exist)
+    with pytest.raises(ValueError, match=r"^The data pipeline is not a tree"):
+        list(repeated)
+
+
+def test_split_parts_are_separate_pipelines():
+    parts = _numbers(5).map(lambda x: x, input_columns="x").split([2, 3], randomize=False)
+    assert [[int(row[0]) for row in part.create_tuple_iterator(output_numpy=True)] for part in parts] == \
+        [[0, 1], [2, 3, 4]]
+
+
 def test_input_indexs_and_copy_batch_size():
     source = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"], shuffle=False)
     assert source.input_indexs == ()

@@ -76,15 +76,35 @@ def test_state_names_match_checkpoints():
 
 
 def test_global_step_and_get_lr():
+    # Recorded on MindSpore 2.10: get_lr() only reads the step (0.3 three times); each optimizer step
+    # advances it, fixed rate or not.
     net = nn.Dense(2, 1)
     optimizer = nn.Momentum(net.trainable_params(), [0.3, 0.2, 0.1], 0.9)
     grads = tuple(Tensor(np.zeros(p.shape, np.float32)) for p in net.trainable_params())
-    seen = []
-    for _ in range(4):
-        seen.append(float(optimizer.get_lr().asnumpy()))
-    assert seen == pytest.approx([0.3, 0.2, 0.1, 0.1])
+    assert [float(optimizer.get_lr().asnumpy()) for _ in range(3)] == pytest.approx([0.3] * 3)
     optimizer(grads)
-    assert int(optimizer.global_step.asnumpy()[0]) == 5
+    optimizer(grads)
+    assert float(optimizer.get_lr().asnumpy()) == pytest.approx(0.1)
+    assert int(optimizer.global_step.asnumpy()[0]) == 2
+    fixed = nn.Momentum(net.trainable_params(), 0.3, 0.9)
+    fixed(grads)
+    fixed.get_lr()
+    assert int(fixed.global_step.asnumpy()[0]) == 1
+
+
+@pytest.mark.parametrize("rates", [[0.1, 0.2], Tensor(np.array([0.1, 0.2, 0.3], np.float32))])
+def test_get_lr_past_the_end_of_a_rate_list_raises(rates):
+    # MindSpore 2.10 (CPU) gathers the step's rate from the list: at the last step it gives the last rate, one
+    # step later it raises "RuntimeError: For 'Gather', the 'input_indices' should be in the range [0, 2), but
+    # got 2, error_code[58]" instead of repeating the last rate.
+    weight = sporax.Parameter(Tensor(np.ones(2, np.float32)), name="w")
+    optimizer = nn.Momentum([weight], learning_rate=rates, momentum=0.9)
+    optimizer.global_step.set_data(Tensor(np.array([len(rates) - 1], np.int32)))
+    assert float(optimizer.get_lr()) == pytest.approx(float(rates[-1]))
+    optimizer.global_step.set_data(Tensor(np.array([len(rates)], np.int32)))
+    with pytest.raises(RuntimeError, match=rf"^For 'Gather', the 'input_indices' should be in the range "
+                                           rf"\[0, {len(rates)}\), but got {len(rates)}"):
+        optimizer.get_lr()
 
 
 def test_learning_rate_list_cell_keeps_the_shape_of_the_step():

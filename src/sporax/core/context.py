@@ -21,7 +21,7 @@ import warnings
 import jax
 
 from sporax import log
-from sporax.core import process_setup, product_precision
+from sporax.core import context_memory, process_setup, product_precision
 from sporax.core.random_state import get_seed, set_seed
 
 GRAPH_MODE = 0
@@ -243,7 +243,9 @@ _SETTERS = {"device_target": _set_device_target, "device_id": _set_device_id, "m
             "enable_compile_cache": _set_enable_compile_cache, "compile_cache_path": _set_compile_cache_path,
             "gpu_config": _set_gpu_config,
             **{name: functools.partial(product_precision.set_setting, _context, name)
-               for name in product_precision.SETTINGS}}
+               for name in product_precision.SETTINGS},
+            **{name: functools.partial(context_memory.set_setting, _context, lambda: get_context("device_target"),
+                                       name) for name in context_memory.SETTINGS}}
 
 
 def set_context(**kwargs):

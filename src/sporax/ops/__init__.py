@@ -41,3 +41,4 @@ from sporax.ops import tensor_linalg_methods as _tensor_linalg_methods  # noqa: 
 from sporax.ops import tensor_functional_methods as _tensor_functional_methods  # noqa: F401,E402
 from sporax.ops import tensor_index_method  # noqa: F401,E402  (installs Tensor.index)
 from sporax.ops import tensor_storage as _tensor_storage  # noqa: F401,E402
+from sporax.ops import tensor_method_names  # noqa: F401,E402  (last: names every method Tensor.<name>)

@@ -9,7 +9,7 @@ import numpy as np
 
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.iterators import count_rows, DictIterator, ResumedIterator, TupleIterator
-from sporax.dataset.engine.pipeline_internals import PipelineInternals
+from sporax.dataset.engine.pipeline_internals import link_children, PipelineInternals
 
 INT32_MAX = 2147483647
 
@@ -22,7 +22,8 @@ class Dataset(PipelineInternals):
             children = []
         elif isinstance(children, Dataset):
             children = [children]
-        self.children = list(children)
+        self._consumers = []
+        link_children(self, children)
         self.num_parallel_workers = num_parallel_workers
         # MindSpore's public attribute: None until get_dataset_size fills it; a value set by hand is returned
         # as is (mindyolo's trainer reads it as its total step count)

@@ -6,6 +6,7 @@ import numpy as np
 from sporax.dataset.core import config
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine.block import skip_rows
+from sporax.dataset.engine.pipeline_internals import check_is_tree
 
 # (Tensor of a NumPy array, Tensor of any other value): registered by the package above the
 # array layers (sporax/__init__), so the engine itself never imports JAX or sporax's Tensor.
@@ -119,6 +120,7 @@ class TupleIterator:
                 (num_epochs != -1 and num_epochs < 1):
             raise ValueError(f"num_epochs should be either -1 or a positive integer, but got "
                              f"{num_epochs!r}.")
+        check_is_tree(dataset)
         self.dataset = dataset
         names = dataset.get_col_names()
         if columns is not None:

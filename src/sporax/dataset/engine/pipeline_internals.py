@@ -7,16 +7,38 @@ sporax runs the node graph itself (there is no separate IR), so "the IR tree" is
 copy of the graph, checked to be a tree and prepared the way MindSpore prepares its copy.
 """
 import copy
+import weakref
 
 
-def _copy_graph(node, copies):
+def link_children(node, children):
+    """Make ``children`` the inputs of ``node``, each recording ``node`` as one of its consumers.
+
+    MindSpore records every node built on a dataset, in any pipeline, as its consumer: a pipeline
+    through a node with two consumers is not a tree and cannot run. Consumers are held weakly, so
+    a node nobody keeps (a discarded ``d.batch(1)``, sporax's own passing ``take``) stops counting.
+    """
+    node.children = list(children)
+    for child in node.children:
+        # (a user's Dataset subclass may skip Dataset.__init__)
+        child.__dict__.setdefault("_consumers", []).append(weakref.ref(node))
+
+
+def check_is_tree(root):
+    """Raise MindSpore's ValueError if a node under ``root`` (not ``root`` itself) has two consumers."""
+    for node in root._nodes():
+        if node is not root and sum(consumer() is not None for consumer in getattr(node, "_consumers", ())) > 1:
+            raise ValueError("The data pipeline is not a tree (i.e., one node has 2 consumers)")
+
+
+def copy_graph(node, copies=None):
     """A copy of every node of the graph under ``node`` (a node shared in the graph stays
     shared in the copy); the nodes' data (arrays, files, sources' callables) is shared, not
     copied. ``copy.deepcopy`` of a Dataset returns the Dataset itself, on purpose."""
+    copies = {} if copies is None else copies
     if id(node) not in copies:
         twin = copy.copy(node)
         copies[id(node)] = twin
-        twin.children = [_copy_graph(child, copies) for child in node.children]
+        link_children(twin, [copy_graph(child, copies) for child in node.children])
     return copies[id(node)]
 
 
@@ -24,6 +46,13 @@ class PipelineInternals:
     """Mixed into :class:`Dataset`; see the module notes."""
 
     _input_indexs = ()
+
+    def __copy__(self):
+        # A copy is a new node: it starts with no consumers of its own (it does not share the list).
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._consumers = []
+        return twin
 
     # -- the tree a pipeline runs -------------------------------------------------------------------
     def create_ir_tree(self, getter_mode=False):
@@ -36,7 +65,7 @@ class PipelineInternals:
             getter_mode (bool, optional): prepare for a size/shape query (one worker, no
                 processes). Default False.
         """
-        dataset = self.pre_process(_copy_graph(self, {}))
+        dataset = self.pre_process(copy_graph(self))
         return dataset.parse_tree(getter_mode), dataset
 
     def pre_process(self, dataset):
@@ -53,12 +82,7 @@ class PipelineInternals:
         Raises:
             ValueError: if a node feeds two consumers.
         """
-        consumers = {}
-        for node in self._nodes():
-            for child in node.children:
-                consumers[id(child)] = consumers.get(id(child), 0) + 1
-        if any(count > 1 for count in consumers.values()):
-            raise ValueError("The data pipeline is not a tree (i.e., one node has 2 consumers)")
+        check_is_tree(self)
         return self._parse_node(getter_mode)
 
     def _parse_node(self, getter_mode):

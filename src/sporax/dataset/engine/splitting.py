@@ -3,6 +3,7 @@ import copy
 import math
 
 from sporax.dataset.engine import samplers
+from sporax.dataset.engine.pipeline_internals import copy_graph
 from sporax.dataset.engine.sources import MappableDataset
 
 
@@ -41,10 +42,12 @@ def split(dataset, sizes, randomize=True):
     total = dataset.get_dataset_size()
     counts = _sizes(sizes, total)
     if not isinstance(dataset, MappableDataset):
-        # Pipelines that are not plain random-access sources split in order (take/skip).
+        # Pipelines that are not plain random-access sources split in order (take/skip), each part on
+        # its own copy of the pipeline (as MindSpore's): parts sharing a node would not be trees.
         parts, offset = [], 0
         for count in counts:
-            part = dataset.skip(offset) if offset else dataset
+            part = copy_graph(dataset)
+            part = part.skip(offset) if offset else part
             parts.append(part.take(count))
             offset += count
         return parts

@@ -141,8 +141,7 @@ class AdaFactor(Optimizer):
 
     def construct(self, gradients):
         rates = self.get_lr()
-        if not self._is_dynamic_lr_or_weight_decay():
-            write(self.global_step, self.global_step._value + 1, "AdaFactor")
+        write(self.global_step, self.global_step._value + 1, "AdaFactor")
         step = self.step._value + 1.0
         write(self.step, step, "AdaFactor")
         step = step[0]

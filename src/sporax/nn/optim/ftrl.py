@@ -63,8 +63,7 @@ class FTRL(Optimizer):
         # Decay (scaled by loss_scale, as MindSpore stores it) then unscale: g / loss_scale + decay * w.
         grads = self.scale_grad(self.decay_weight(tuple(grads)))
         rate = self.get_lr()
-        if not self._is_dynamic_lr_or_weight_decay():
-            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
+        ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
         rates = (rate,) * len(self.parameters)
         for parameter, accum, linear, gradient, rate in zip(self.parameters, self.moments, self.linear,
                                                             grads, rates):

@@ -7,6 +7,7 @@ Parameters, so it is lifted, compiled and checkpointed like the network (names a
 import inspect
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -18,10 +19,12 @@ from sporax.graph.cell_jit import call_update
 from sporax.nn.cell import Cell
 from sporax.nn.learning_rate_schedule import LearningRateSchedule
 from sporax.nn.optim.docstring import docstring_template
+from sporax.ops.functional.indexing import check_gather_indices
 
 
 class _IteratorLearningRate(Cell):
-    """A per-step learning-rate list: step ``i`` uses ``learning_rate[min(i, len - 1)]``.
+    """A per-step learning-rate list: step ``i`` uses ``learning_rate[i]``; an eager step past the end raises
+    MindSpore's Gather RuntimeError, a compiled one keeps the last rate.
 
     The result has the shape of the step given, as MindSpore's gather does: ``global_step`` (shape ``(1,)``)
     gives a 1-element rate, which schedulers such as mindcv's read back with ``[0]``.
@@ -35,9 +38,12 @@ class _IteratorLearningRate(Cell):
         self._last = len(values) - 1
 
     def construct(self, global_step):
-        index = jnp.minimum(jnp.asarray(global_step._value if isinstance(global_step, Tensor) else global_step),
-                            self._last)
-        return Tensor._wrap(self.learning_rate._value[index])
+        index = jnp.asarray(global_step._value if isinstance(global_step, Tensor) else global_step)
+        if not isinstance(index, jax.core.Tracer):
+            # MindSpore gathers the rate: past the list's end its kernel raises, it does not repeat the last rate.
+            check_gather_indices(self.learning_rate._value, index, 0)
+        # A compiled step cannot raise on a runtime value: it keeps the last rate.
+        return Tensor._wrap(self.learning_rate._value[jnp.minimum(index, self._last)])
 
 
 def _learning_rate(value, name, cell_name):
@@ -309,15 +315,15 @@ class Optimizer(CompiledStep):
         return rate(self.global_step).reshape(())
 
     def get_lr(self):
-        """The learning rate for this step (a tuple per parameter with group rates)."""
+        """The learning rate for this step (a tuple per parameter with group rates).
+
+        As in MindSpore 2.10 it only reads ``global_step``: the optimizer's step advances it (a custom
+        ``construct`` adds ``global_step_increase_tensor`` itself), so callbacks may read the rate freely.
+        """
         if self.is_group_lr:
             rates = tuple(self._rate(rate) for rate in self.learning_rate)
-            result = tuple(rates[group] for group in self._group_of)
-        else:
-            result = self._rate(self.learning_rate)
-        if self._is_dynamic_lr_or_weight_decay():
-            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
-        return result
+            return tuple(rates[group] for group in self._group_of)
+        return self._rate(self.learning_rate)
 
     def get_lr_parameter(self, param):
         """The learning-rate Parameter (or schedule) that applies to ``param``."""
@@ -363,8 +369,7 @@ class Optimizer(CompiledStep):
         """What every built-in optimizer does first: scale, decay, and this step's learning rate."""
         gradients = self.scale_grad(self.decay_weight(tuple(gradients)))
         rate = self.get_lr()
-        if not self._is_dynamic_lr_or_weight_decay():
-            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
+        ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
         if not self.is_group_lr:
             rate = (rate,) * len(self.parameters)
         return gradients, rate

@@ -54,7 +54,7 @@ def sample_maker(*cases):
 
 
 # --- gather -----------------------------------------------------------------------------------
-def _check_gather(input_params, input_indices, axis, batch_dims=0):
+def check_gather_indices(input_params, input_indices, axis, batch_dims=0):
     """MindSpore's CPU kernel rejects indices outside [-size, size); concrete ones are checked here (under an
     eager ``vmap`` too: the whole batch of indices is still known)."""
     if isinstance(input_indices, jax.core.Tracer):
@@ -76,7 +76,7 @@ def _numpy_gather(input_params, input_indices, axis, batch_dims=0):
 
 
 @op(inputs=("input_params", "input_indices"), indices="input_indices", dtypes=ANY, primitive="Gather",
-    primitive_attrs=("batch_dims",), value_check=_check_gather, reference=_numpy_gather,
+    primitive_attrs=("batch_dims",), value_check=check_gather_indices, reference=_numpy_gather,
     samples=sample_maker(sample_case(((3, 4), 0), int_array([[0, 2], [1, 0]]), axis=1),
                      sample_case(((5,), 1), int_array([4, 0, 3]), axis=0),
                      sample_case(((2, 3, 4), 2), int_array([[0, 2], [1, 1]]), axis=1, batch_dims=1)))

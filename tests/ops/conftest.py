@@ -10,10 +10,10 @@ def _entry_name(item):
 def pytest_collection_modifyitems(items):
     """Runs test_op_table.py's checks of one entry one after another (each check's own order kept).
 
-    Several checks of an entry run the op eagerly on the same float32 samples (the reference check, the compiled
-    faces' dtypes, the Cells). JAX keeps the programs it compiled for them in bounded caches
-    (2048 to 8192 entries); one pass of a check over the whole table (about 700 entries) adds more than that, so
-    check by check an entry's next check could find its kernels evicted. Entry by entry they are the latest.
+    Every check of an entry runs the op eagerly on its float32 samples (the reference check, the compiled faces'
+    dtypes, the Cells), and each eager (shape, dtype) compiles JAX kernels that JAX caches a few thousand deep:
+    check by check over the whole table (about 700 entries), an entry's kernels were evicted before its next
+    check and compiled again. Entry by entry they are still cached.
     """
     positions = [index for index, item in enumerate(items)
                  if item.path.name == "test_op_table.py" and item.path.parent.name == "ops"]

@@ -171,8 +171,8 @@ def _samples_of(entry, dtype):
 @pytest.mark.parametrize("entry, dtype", list(_cases()))
 def test_functional_and_faces_match_reference_in_pynative(entry, dtype):
     """The functional op matches the NumPy reference, and (in float32 and float16) every face gives exactly its
-    values. One test per (entry, dtype): the faces compare with the op's outputs of this very call, and run while
-    the op's eager kernels are the latest in JAX's bounded caches."""
+    values. One test per (entry, dtype): the faces run right after the op, while JAX still holds the op's eager
+    kernels (its caches keep a few thousand; a separate pass over the whole table compiled them all again)."""
     for sample in _samples_of(entry, dtype):
         expected = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs, dtype)
         eager = _call(entry, _tensors(sample), sample.kwargs)

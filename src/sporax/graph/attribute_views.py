@@ -142,10 +142,8 @@ def _global_method(kind, name, every_call):
 
     def run(self, *args):
         values = [list(value) if name in ("extend", "__iadd__") else value for value in args]
-        try:
-            python(self.frozen, *values)
-        except (IndexError, KeyError, ValueError):  # the first-compiled copy lacks the item: its length stays
-            pass
+        with contextlib.suppress(IndexError, KeyError, ValueError):  # the first-compiled copy lacks the item:
+            python(self.frozen, *values)  # its length stays
         if every_call:
             python(self.original, *values)
             self.changed_original = True

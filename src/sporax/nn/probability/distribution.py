@@ -1,7 +1,7 @@
 """``mindspore.nn.probability.distribution``: the Bernoulli distribution as a Cell.
 
-``Normal`` (``sporax.nn.probability.normal``) and ``Bernoulli`` exist; MindSpore's other distributions and
-bijectors raise NotImplementedError naming them.
+``Normal`` (``sporax.nn.probability.normal``) and ``Bernoulli`` exist; MindSpore's other distributions raise
+NotImplementedError naming them, and ``nn.probability.bijector`` is not offered yet (absent).
 
 Example:
     >>> import sporax as ms

@@ -191,3 +191,5 @@ from sporax.ops.operations.inplace_ops import TensorCopySlices  # noqa: F401,E40
 # MindSpore's Primitives of Python values (``ScalarAdd``, ``TupleGetItem``): its private ``_scalar_ops`` and the
 # MindIR files it exports name them; generated from the op table (the names are scalar_ops.__all__).
 from sporax.ops.operations.scalar_ops import *  # noqa: F401,F403,E402
+# MindSpore's random-state Primitive, only in its private ``_inner_ops`` (mindnlp's mindtorch builds one).
+from sporax.ops.operations.generator_state_ops import Generator  # noqa: F401,E402

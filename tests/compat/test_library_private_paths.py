@@ -108,3 +108,29 @@ def test_interpolate_ext_size_helpers(hook):
     sizes = to_size(x, (1.5, 2.0))
     assert (sizes, to_size(x3, (0.5, 1.3, 2.4)), to_size(x, (2.0,))) == ((7, 14), (2, 9, 7), (10,))
     assert type(sizes[0]) is int
+
+
+def test_param_info_and_manually_defined_paths(hook):
+    """mindnlp 0.4 builds `_c_expression.ParamInfo()` for its Parameter and stores a hook on
+    `ops.operations.manually_defined.ops_def` (MindSpore 2.10: the defaults below, attributes writable)."""
+    import mindspore
+    from mindspore._c_expression import ParamInfo
+    from mindspore.ops.operations.manually_defined import Cast
+
+    info = ParamInfo()
+    assert (info.name, info.requires_grad, info.layerwise_parallel, info.parallel_optimizer) == \
+        ("Parameter", True, False, True)
+    info.name, info.requires_grad = "w", False
+    assert (info.name, info.requires_grad) == ("w", False)
+    assert Cast is mindspore.ops.Cast
+    # reached as attributes, as mindnlp does
+    assert mindspore.ops.operations.manually_defined.ops_def.__name__ == "mindspore.ops.operations.manually_defined.ops_def"
+
+    def infer_value_hook(x, shape):
+        return None
+
+    ops_def = mindspore.ops.operations.manually_defined.ops_def
+    ops_def.infer_value_for_BroadcastTo = infer_value_hook
+    assert ops_def.infer_value_for_BroadcastTo is infer_value_hook
+    import sporax.ops.operations as operations
+    assert "infer_value_for_BroadcastTo" not in vars(operations)  # the store stays on the MindSpore path

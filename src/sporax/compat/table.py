@@ -167,6 +167,9 @@ ALIASES = {
     "mindspore.ops._primitive_cache": "sporax.ops.primitive",
     "mindspore.ops.operations._grad_ops": "sporax.ops.operations.grad_ops",
     "mindspore.ops.operations._inner_ops": "sporax.ops.operations",
+    # MindSpore's hand-written Primitives (Cast, Shape ...); mindnlp 0.4 stores an infer_value_for_* hook on ops_def.
+    "mindspore.ops.operations.manually_defined": "sporax.ops.operations",
+    "mindspore.ops.operations.manually_defined.ops_def": "sporax.ops.operations",
     "mindspore.ops.operations.array_ops": "sporax.ops.operations",
     "mindspore.ops.operations.math_ops": "sporax.ops.operations",
     "mindspore.ops.operations.nn_ops": "sporax.ops.operations",
@@ -434,8 +437,10 @@ NAMES = {
     "mindspore.common.api": {"flops_collection": "sporax.train.ascend_services.flops_collection"},
     "mindspore.parallel.shard": {"_DistributedTensorInfo": "sporax.parallel.layout._DistributedTensorInfo"},
     # The C++ context object and process queries libraries read (mindformers' version_control).
-    "mindspore._c_expression": {name: f"sporax.core.backend_context.{name}"
-                                for name in ("MSContext", "is_reboot_node", "swap_cache")},
+    "mindspore._c_expression": {**{name: f"sporax.core.backend_context.{name}"
+                                   for name in ("MSContext", "is_reboot_node", "swap_cache")},
+                                # mindnlp 0.4's Parameter builds one with no arguments.
+                                "ParamInfo": "sporax.core.parameter.ParamInfo"},
     # Its other names are mint's own (the row above serves the module from sporax.mint).
     "mindspore.ops.functional_overload": {
         **_public_spellings("sporax.mint.nn.functional", "conv1d conv2d conv3d gelu pixel_shuffle"),

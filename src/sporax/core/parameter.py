@@ -43,9 +43,13 @@ def framework_renames():
 
 
 class ParamInfo:
-    """The per-Parameter settings MindSpore keeps beside the value (``Parameter.param_info``)."""
+    """The per-Parameter settings MindSpore keeps beside the value (``Parameter.param_info``).
 
-    def __init__(self, name, requires_grad, layerwise_parallel, parallel_optimizer):
+    ``ParamInfo()`` (``mindspore._c_expression.ParamInfo``) starts from MindSpore 2.10's defaults: name
+    'Parameter', requires_grad True, layerwise_parallel False, parallel_optimizer True.
+    """
+
+    def __init__(self, name="Parameter", requires_grad=True, layerwise_parallel=False, parallel_optimizer=True):
         self.name = name
         self.requires_grad = requires_grad
         self.layerwise_parallel = layerwise_parallel

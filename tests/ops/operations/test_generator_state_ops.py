@@ -93,3 +93,27 @@ def test_no_argument_construction_fails_as_mindnlp_mindtorch_meets_it(hook):
     with pytest.raises(TypeError, match="missing 2 required positional arguments: 'seed' and 'offset'"):
         served()
     assert served(_int(0), _int(0)).attrs["side_effect_mem"] is True
+
+
+def test_under_jit_the_state_steps_per_call_but_graph_shapes_differ():
+    """PyNative/GRAPH difference pinned: MindSpore 2.10's jit also advances the state once per call (results
+    3 then 5, offset 4 then 6, recorded) but returns the step's outputs with shape (1,); sporax runs the
+    host-side command eagerly inside jit (a fallback warning), so they stay scalars, as in PyNative."""
+    import sporax
+    from sporax import Parameter
+
+    seed = Parameter(_int(0), name="seed", requires_grad=False)
+    offset = Parameter(_int(0), name="offset", requires_grad=False)
+    generator = Generator(seed, offset)
+    step = _int(2)
+
+    @sporax.jit
+    def stepped(x):
+        seed_now, offset_now = generator(0, (seed, offset, step))[:2]
+        return x + seed_now + offset_now
+
+    with pytest.warns(Warning, match=r"runs '\S*stepped' eagerly"):
+        assert int(stepped(_int(1))) == 1
+    second, third = stepped(_int(1)), stepped(_int(1))
+    assert (int(second), int(third), int(seed), int(offset)) == (3, 5, 0, 6)
+    assert second.shape == ()  # MindSpore GRAPH: (1,)

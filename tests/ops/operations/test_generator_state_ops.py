@@ -69,7 +69,8 @@ def test_seed_command_draws_a_seed_and_resets_the_offset():
 ])
 def test_bad_commands_raise_mindspore_messages(cmd, inputs, error, message):
     seed, offset = _int(1), _int(2)
-    with pytest.raises(error, match="^" + message.replace(".", r"\.") + "$"):
+    # sporax's messages start with MindSpore's text and go on to say what was expected.
+    with pytest.raises(error, match="^" + message.replace(".", r"\.")):
         Generator(seed, offset)(cmd, inputs)
     assert (int(seed), int(offset)) == (1, 2)  # a refused command leaves the state alone
 
@@ -81,7 +82,7 @@ def test_bad_commands_raise_mindspore_messages(cmd, inputs, error, message):
     (Tensor(np.array([1, 2], np.int64)), _int(0), "Seed data size must be 1, but got 2"),
 ])
 def test_construction_checks_the_state_tensors(seed, offset, message):
-    with pytest.raises(RuntimeError, match="^" + message + "$"):
+    with pytest.raises(RuntimeError, match="^" + message):
         Generator(seed, offset)
 
 

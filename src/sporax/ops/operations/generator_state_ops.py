@@ -15,7 +15,7 @@ cmd             inputs                        effect and result
 
 As in MindSpore 2.10, the ``seed``/``offset`` inputs of a call are only counted: the state is the pair given
 at construction, which every command reads and writes in place (values and messages recorded from MindSpore
-2.10, ``tests/ops/test_generator_state_primitive.py``).
+2.10, ``tests/ops/operations/test_generator_state_ops.py``). Each message starts with MindSpore's own text.
 
 Example:
     >>> from sporax import Tensor, int64
@@ -44,12 +44,13 @@ _COMMANDS = {  # cmd -> (name, the inputs it expects)
 
 def _int64_scalar(value, role):
     """``value`` as a Python int, checked as MindSpore's GeneratorImpl checks a seed/offset/step Tensor."""
+    expected = f" (For 'Generator', the {role.lower()} must be a one-element Int64 Tensor"
     if not isinstance(value, Tensor):
-        raise RuntimeError(f"Invalid tensor input: {role}")
+        raise RuntimeError(f"Invalid tensor input: {role}{expected}, but got {type(value).__name__}.)")
     if value.dtype != mstype.int64:
-        raise RuntimeError(f"{role} data type must be Int64, but got {value.dtype}")
+        raise RuntimeError(f"{role} data type must be Int64, but got {value.dtype}{expected}.)")
     if value.size != 1:
-        raise RuntimeError(f"{role} data size must be 1, but got {value.size}")
+        raise RuntimeError(f"{role} data size must be 1, but got {value.size}{expected}.)")
     return int(value.asnumpy().reshape(()))
 
 
@@ -84,7 +85,7 @@ class Generator(Primitive):
         if not isinstance(inputs, tuple):
             raise TypeError(f"For 'Generator', 'inputs' must be a tuple of Tensors, but got {type(inputs).__name__}.")
         if int(cmd) not in _COMMANDS:
-            raise RuntimeError(f"Unknown Generator cmd: {cmd}")
+            raise RuntimeError(f"Unknown Generator cmd: {cmd} (expected 0 STEP ... 5 INITIAL_SEED)")
         name, expected = _COMMANDS[int(cmd)]
         if len(inputs) != len(expected):
             raise RuntimeError(f"{name} expects {len(expected)} inputs: {', '.join(expected)}.")
@@ -114,12 +115,13 @@ class Generator(Primitive):
         return None, None, Tensor(state, mstype.uint8)
 
     def _command_set_state(self, state):
+        expected = " (For 'Generator' SET_STATE, the state must be the 16-UInt8 Tensor that GET_STATE returns"
         if not isinstance(state, Tensor):
-            raise RuntimeError("Invalid tensor input: State")
+            raise RuntimeError(f"Invalid tensor input: State{expected}, but got {type(state).__name__}.)")
         if state.dtype != mstype.uint8:
-            raise RuntimeError(f"State data type must be UInt8, but got {state.dtype}")
+            raise RuntimeError(f"State data type must be UInt8, but got {state.dtype}{expected}.)")
         if state.size != 16:
-            raise RuntimeError(f"State data size must be 16, but got {state.size}")
+            raise RuntimeError(f"State data size must be 16, but got {state.size}{expected}.)")
         seed, offset = state.asnumpy().reshape(-1).view("<i8")
         self._set(int(seed), int(offset))
 

@@ -1,7 +1,4 @@
-"""``mindspore.nn.probability.distribution``: the Bernoulli distribution as a Cell.
-
-``Normal`` (``sporax.nn.probability.normal``) and ``Bernoulli`` exist; MindSpore's other distributions raise
-NotImplementedError naming them, and ``nn.probability.bijector`` is not offered yet (absent).
+"""``mindspore.nn.probability.distribution.Bernoulli``: the Bernoulli distribution as a Cell.
 
 Example:
     >>> import sporax as ms
@@ -16,7 +13,6 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
-from sporax.nn.probability.normal import Normal  # noqa: F401  (MindSpore's path)
 
 
 class Bernoulli(Cell):
@@ -147,10 +143,3 @@ class Bernoulli(Cell):
 
     def __repr__(self):
         return f"Bernoulli({self.extend_repr()})"
-
-
-def __getattr__(name):
-    if name[:1].isupper():
-        raise NotImplementedError(f"mindspore.nn.probability.distribution.{name} is not implemented in sporax "
-                                  "(only Bernoulli and Normal are).")
-    raise AttributeError(name)

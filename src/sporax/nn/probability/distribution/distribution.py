@@ -179,6 +179,9 @@ class Distribution(Cell):
     def _has(self, method):
         return hasattr(type(self), method)
 
+    def _has_cdf_family(self):
+        return any(self._has(method) for method in ("_cdf", "_log_cdf", "_survival_function", "_log_survival"))
+
     def log_prob(self, value, *args, **kwargs):
         """The log probability (density) of ``value``."""
         if self._has("_log_prob"):
@@ -211,6 +214,8 @@ class Distribution(Cell):
         """``log P(X <= value)``."""
         if self._has("_log_cdf"):
             return self._log_cdf(value, *args, **kwargs)
+        if not self._has_cdf_family():
+            return self._missing("log_cdf")
         return ops.log(self.cdf(value, *args, **kwargs))
 
     def survival_function(self, value, *args, **kwargs):
@@ -227,6 +232,8 @@ class Distribution(Cell):
         """``log P(X > value)``."""
         if self._has("_log_survival"):
             return self._log_survival(value, *args, **kwargs)
+        if not self._has_cdf_family():
+            return self._missing("log_cdf")  # MindSpore 2.10 names log_cdf here too
         return ops.log(self.survival_function(value, *args, **kwargs))
 
     def mean(self, *args, **kwargs):

@@ -79,3 +79,4 @@ def test_bijector_errors_and_dtypes_match_mindspore():
                                [np.inf] * 3)  # MindSpore divides by the zero scale too
     half = msb.Softplus(2.0).forward(Tensor(np.float16([0.5])))
     assert [half.asnumpy().tolist(), str(half.dtype)] == recorded["softplus_f16"][:2]
+    assert ms.nn.probability.bijector is msb  # mindspore.nn.probability is an attribute of mindspore.nn

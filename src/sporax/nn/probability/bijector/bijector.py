@@ -49,7 +49,8 @@ class Bijector(Cell):
     def __init__(self, is_constant_jacobian=False, is_injective=True, name=None, dtype=None, param=None):
         super().__init__()
         if name is not None and not isinstance(name, str):
-            raise TypeError(f"For 'Bijector', the type of 'name' should be 'str', but got type '{type(name).__name__}'.")
+            raise TypeError(f"For 'Bijector', the type of 'name' should be 'str', but got type "
+                            f"'{type(name).__name__}'.")
         self._name, self._dtype = name, dtype
         self._bijector_parameters = {key: value for key, value in (param or {}).items()
                                      if key != "self" and not key.startswith("_")}

@@ -12,10 +12,10 @@ import math
 
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype, check_positive
+from sporax.nn.probability.distribution.location_scale import LocationScaleDistribution
 
 
-class Cauchy(Distribution):
+class Cauchy(LocationScaleDistribution):
     """The Cauchy distribution, density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
 
     Args:
@@ -36,27 +36,7 @@ class Cauchy(Distribution):
     _repr_labels = ("location", "scale")
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Cauchy"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        check_positive(self._scale, "scale")
-
-    @property
-    def loc(self):
-        """The location given at construction."""
-        return self._loc
-
-    @property
-    def scale(self):
-        """The scale given at construction."""
-        return self._scale
-
-    def _standardized(self, value, loc, scale):
-        loc, scale = self._check_param_type(loc, scale)
-        return (self._check_value(value, "value") - loc) / scale, scale
+        super().__init__(loc, scale, seed, dtype, name, dict(locals()))
 
     def _mean(self, *args, **kwargs):
         raise ValueError(f"mean is undefined for {self.name} distribution.")

@@ -14,12 +14,12 @@ import numpy as np
 
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype, check_positive
+from sporax.nn.probability.distribution.location_scale import LocationScaleDistribution
 
 EULER_GAMMA = 0.5772156649015329
 
 
-class Gumbel(Distribution):
+class Gumbel(LocationScaleDistribution):
     """The Gumbel distribution, cdf ``exp(-exp(-(x - loc) / scale))``.
 
     Args:
@@ -37,27 +37,7 @@ class Gumbel(Distribution):
     """
 
     def __init__(self, loc, scale, seed=0, dtype=mstype.float32, name="Gumbel"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        check_positive(self._scale, "scale")
-
-    @property
-    def loc(self):
-        """The location."""
-        return self._loc
-
-    @property
-    def scale(self):
-        """The scale."""
-        return self._scale
-
-    def _standardized(self, value):
-        loc, scale = self._check_param_type(None, None)
-        return (self._check_value(value, "value") - loc) / scale, scale
+        super().__init__(loc, scale, seed, dtype, name, dict(locals()))
 
     def _mean(self):
         loc, scale = self._check_param_type(None, None)

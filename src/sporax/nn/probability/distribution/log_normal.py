@@ -10,10 +10,10 @@ import math
 
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype, check_positive
+from sporax.nn.probability.distribution.location_scale import LocationScaleDistribution
 
 
-class LogNormal(Distribution):
+class LogNormal(LocationScaleDistribution):
     """The log-normal distribution: ``log X`` is normal of mean ``loc`` and standard deviation ``scale``.
 
     Args:
@@ -33,23 +33,7 @@ class LogNormal(Distribution):
     """
 
     def __init__(self, loc=None, scale=None, seed=0, dtype=mstype.float32, name="LogNormal"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        check_positive(self._scale, "scale")
-
-    @property
-    def loc(self):
-        """The mean of ``log X`` given at construction."""
-        return self._loc
-
-    @property
-    def scale(self):
-        """The standard deviation of ``log X`` given at construction."""
-        return self._scale
+        super().__init__(loc, scale, seed, dtype, name, dict(locals()))
 
     def _mean(self, loc=None, scale=None):
         loc, scale = self._check_param_type(loc, scale)

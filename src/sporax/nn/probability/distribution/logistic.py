@@ -10,10 +10,10 @@ import math
 
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype, check_positive
+from sporax.nn.probability.distribution.location_scale import LocationScaleDistribution
 
 
-class Logistic(Distribution):
+class Logistic(LocationScaleDistribution):
     """The logistic distribution, cdf ``sigmoid((x - loc) / scale)``.
 
     Args:
@@ -34,27 +34,7 @@ class Logistic(Distribution):
     _repr_labels = ("location", "scale")
 
     def __init__(self, loc=None, scale=None, seed=None, dtype=mstype.float32, name="Logistic"):
-        param = dict(locals())
-        param["param_dict"] = {"loc": loc, "scale": scale}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        check_positive(self._scale, "scale")
-
-    @property
-    def loc(self):
-        """The location given at construction."""
-        return self._loc
-
-    @property
-    def scale(self):
-        """The scale given at construction."""
-        return self._scale
-
-    def _standardized(self, value, loc, scale):
-        loc, scale = self._check_param_type(loc, scale)
-        return (self._check_value(value, "value") - loc) / scale, scale
+        super().__init__(loc, scale, seed, dtype, name, dict(locals()))
 
     def _mean(self, loc=None, scale=None):
         return self._check_param_type(loc, scale)[0]

@@ -6,9 +6,8 @@ naming them). Parameters are given at construction or to each call (as Tensors);
 Example:
     >>> import sporax as ms
     >>> from sporax.nn.probability import distribution
-    >>> b = distribution.Bernoulli(None, 10, ms.int32, "Bernoulli")
-    >>> round(float(b.kl_loss("Bernoulli", ms.Tensor(0.9), ms.Tensor(0.2)).asnumpy()), 4)
-    1.3627
+    >>> distribution.Exponential().mean(ms.Tensor([0.5, 2.0])).asnumpy().tolist()
+    [2.0, 0.5]
 """
 from sporax.nn.probability.distribution.bernoulli import Bernoulli
 from sporax.nn.probability.distribution.beta import Beta

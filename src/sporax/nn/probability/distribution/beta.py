@@ -103,6 +103,7 @@ class Beta(Distribution):
         concentration1, concentration0 = self._check_param_type(concentration1, concentration0)
         one = ops.ones_like(concentration1)
         # X / (X + Y) for X ~ Gamma(c1, 1), Y ~ Gamma(c0, 1).
-        first = ops.gamma(tuple(shape), concentration1, one, seed=self.seed or None)
-        second = ops.gamma(tuple(shape), concentration0, one, seed=self.seed + 1 if self.seed else None)
+        full = tuple(shape) + tuple(concentration1.shape)
+        first = ops.gamma(full, concentration1, one)
+        second = ops.gamma(full, concentration0, one)
         return ops.cast(first / (first + second), self.dtype)

@@ -278,7 +278,9 @@ class Distribution(Cell):
         return self._sample(*args, **kwargs) if self._has("_sample") else self._missing("sample")
 
     def _uniform(self, shape):
-        """Uniform samples on [0, 1) in the parameter type (the source of every sampler here)."""
+        """Uniform samples on [0, 1) in the parameter type, the source of most samplers here. They draw from
+        sporax's global generator (``set_seed``): the distribution's ``seed`` is kept but not used, and samples
+        differ from MindSpore's (its kernels' streams are not reproduced)."""
         return ops.cast(ops.uniform(tuple(shape), Tensor(0.0), Tensor(1.0)), self.parameter_type)
 
     def construct(self, name, *args, **kwargs):

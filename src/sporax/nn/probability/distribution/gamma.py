@@ -98,5 +98,6 @@ class Gamma(Distribution):
 
     def _sample(self, shape=(), concentration=None, rate=None):
         concentration, rate = self._check_param_type(concentration, rate)
-        samples = ops.gamma(tuple(shape), concentration, rate, seed=self.seed or None)
+        # ops.gamma broadcasts its shape with the parameters': give it the whole sample shape.
+        samples = ops.gamma(tuple(shape) + tuple(concentration.shape), concentration, rate)
         return ops.cast(samples, self.dtype)

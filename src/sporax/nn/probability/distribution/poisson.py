@@ -72,5 +72,5 @@ class Poisson(Distribution):
 
     def _sample(self, shape=(), rate=None):
         rate = self._check_param_type(rate)
-        samples = ops.poisson(tuple(shape), rate, seed=self.seed or None)
+        samples = ops.poisson(tuple(shape), rate)
         return ops.cast(samples, self.dtype)

@@ -136,7 +136,7 @@ class Bijector(Cell):
     def __call__(self, *args, **kwargs):
         from sporax.nn.probability.distribution.distribution import Distribution
         from sporax.nn.probability.distribution.transformed_distribution import TransformedDistribution
-        if args and (isinstance(args[0], Distribution) or type(args[0]).__name__ in ("Normal", "Bernoulli")):
+        if args and isinstance(args[0], Distribution):
             return TransformedDistribution(self, args[0])
         return super().__call__(*args, **kwargs)
 

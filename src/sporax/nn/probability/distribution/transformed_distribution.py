@@ -12,7 +12,6 @@ Example:
     0.5
 """
 from sporax import ops
-from sporax.nn.cell import Cell
 from sporax.nn.probability.bijector.bijector import Bijector
 from sporax.nn.probability.distribution.distribution import Distribution
 
@@ -38,8 +37,7 @@ class TransformedDistribution(Distribution):
         if not isinstance(bijector, Bijector):
             raise TypeError(f"For 'TransformedDistribution', the type of 'bijector' should be 'Bijector', but got "
                             f"type '{type(bijector).__name__}'.")
-        # Normal and Bernoulli are Cells of their own (not on this base) with the same methods.
-        if not isinstance(distribution, (Distribution, Cell)) or not hasattr(distribution, "log_prob"):
+        if not isinstance(distribution, Distribution):
             raise TypeError(f"For 'TransformedDistribution', the type of 'distribution' should be 'Distribution', "
                             f"but got type '{type(distribution).__name__}'.")
         param = dict(locals())

@@ -115,8 +115,6 @@ def test_construction_errors_and_dtype_rules_match_mindspore():
                               ("bern_float", msd.Bernoulli(0.3, dtype=ms.float32))):
         samples = distribution.sample((2,))
         assert [str(samples.dtype), list(samples.shape)] == recorded[key][1:]
-    with pytest.raises(NotImplementedError, match="StudentT"):
-        msd.StudentT  # noqa: B018 - HalfNormal, Laplace and StudentT are not offered
 
 
 SLOW_SAMPLERS = [  # MindSpore cannot sample these on CPU; JAX's gamma and poisson samplers take seconds to compile
@@ -124,6 +122,29 @@ SLOW_SAMPLERS = [  # MindSpore cannot sample these on CPU; JAX's gamma and poiss
     (lambda: msd.Beta([2.0, 0.5], [3.0, 0.5]), [0.4, 0.5], [0.04, 0.125]),
     (lambda: msd.Poisson([2.0, 7.0]), [2.0, 7.0], [2.0, 7.0]),
 ]
+DENSITY_ONLY = {"HalfNormal": ((0.0, 1.0), ([1.0], [0.5, 1.5, 2.0])), "Laplace": ((0.5, 2.0), ([1.0], [0.5, 1.5, 2.0])),
+                "StudentT": ((3.0, 0.5, 2.0), ([1.0, 4.0, 30.0], [1.0], [0.5]))}
+
+
+@pytest.mark.parametrize("name", sorted(DENSITY_ONLY))
+def test_density_only_distributions_match_mindspore(name):
+    # oracle: tests/fixtures/nn/probability_density_only_mindspore.json (record_probability_density_only.py)
+    with open(FIXTURE.replace("distributions_mindspore", "density_only_mindspore")) as handle:
+        recorded = json.load(handle)[name]
+    ctor, given = DENSITY_ONLY[name]
+    distribution, value = getattr(msd, name)(*ctor), tensor([-0.5, 0.5, 2.0])
+    for method in ("prob", "log_prob"):
+        check(recorded[method], lambda: getattr(distribution, method)(value), (name, method))
+        check(recorded[method + "_args"], lambda: getattr(distribution, method)(value, *map(tensor, given)),
+              (name, method + "_args"))
+    check(recorded["mean"], distribution.mean, (name, "mean"))
+    check(recorded["cdf"], lambda: distribution.cdf(value), (name, "cdf"))
+    check(recorded["bad_sd"], lambda: getattr(msd, name)(*ctor[:-1], -1.0), (name, "bad_sd"))
+    assert repr(distribution) == recorded["repr"]
+    if name == "StudentT":
+        check(recorded["bad_df"], lambda: msd.StudentT(0.0, 0.5, 2.0), "bad_df")
+
+
 STATISTICS = [  # (distribution, mean, variance) in closed form
     (lambda: msd.Exponential([0.5, 2.0]), [2.0, 0.5], [4.0, 0.25]),
     (lambda: msd.Uniform([0.0, -1.0], [2.0, 3.0]), [1.0, 1.0], [1 / 3, 16 / 12]),

@@ -290,9 +290,9 @@ class Distribution(Cell):
         return getattr(self, name)(*args, **kwargs)
 
     def extend_repr(self):
-        if not self.parameter_names:
+        labels = getattr(self, "_repr_labels", self.parameter_names)
+        if not labels:  # no parameters, or (HalfNormal, Laplace, StudentT) MindSpore prints none
             return ""
         if self.is_scalar_batch:
-            labels = getattr(self, "_repr_labels", self.parameter_names)
             return ", ".join(f"{label} = {value}" for label, value in zip(labels, self.default_parameters))
         return f"batch_shape = {self.batch_shape}"

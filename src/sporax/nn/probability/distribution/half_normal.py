@@ -11,20 +11,12 @@ Example:
 """
 import math
 
-import numpy as np
-
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype
+from sporax.nn.probability.distribution.location_scale import MeanSdDistribution
 
 
-def check_standard_deviation(tensor):
-    """MindSpore's construction-time ValueError for a standard deviation that is not > 0."""
-    if tensor is not None and not bool(np.all(tensor.asnumpy() > 0)):
-        raise ValueError("Standard deviation must be greater than zero.")
-
-
-class HalfNormal(Distribution):
+class HalfNormal(MeanSdDistribution):
     """The half-normal distribution of ``mean`` and ``sd``.
 
     Args:
@@ -45,13 +37,7 @@ class HalfNormal(Distribution):
     _repr_labels = ()  # MindSpore prints none
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=mstype.float32, name="HalfNormal"):
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        check_standard_deviation(self._sd_value)
+        super().__init__(mean, sd, seed, dtype, name, dict(locals()))
 
     def _prob(self, value, mean=None, sd=None):
         value = self._check_value(value, "value")

@@ -11,11 +11,10 @@ Example:
 """
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype
-from sporax.nn.probability.distribution.half_normal import check_standard_deviation
+from sporax.nn.probability.distribution.location_scale import MeanSdDistribution
 
 
-class Laplace(Distribution):
+class Laplace(MeanSdDistribution):
     """The Laplace distribution of location ``mean`` and scale ``sd``.
 
     Args:
@@ -36,13 +35,7 @@ class Laplace(Distribution):
     _repr_labels = ()  # MindSpore prints none
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=mstype.float32, name="Laplace"):
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        check_standard_deviation(self._sd_value)
+        super().__init__(mean, sd, seed, dtype, name, dict(locals()))
 
     def _log_prob(self, value, mean=None, sd=None):
         value = self._check_value(value, "value")

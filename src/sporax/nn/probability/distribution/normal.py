@@ -17,10 +17,10 @@ import numpy as np
 from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype
+from sporax.nn.probability.distribution.location_scale import MeanSdDistribution
 
 
-class Normal(Distribution):
+class Normal(MeanSdDistribution):
     """A normal distribution of ``mean`` and standard deviation ``sd``.
 
     Args:
@@ -42,14 +42,7 @@ class Normal(Distribution):
     _repr_labels = ("mean", "standard deviation")
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=mstype.float32, name="Normal"):
-        param = dict(locals())
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        if self._sd_value is not None and not bool(np.all(self._sd_value.asnumpy() > 0)):
-            raise ValueError("Standard deviation must be greater than zero.")
+        super().__init__(mean, sd, seed, dtype, name, dict(locals()))
 
     def _mean(self, mean=None, sd=None):
         """The mean."""

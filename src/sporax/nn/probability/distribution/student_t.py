@@ -15,7 +15,7 @@ import numpy as np
 from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.nn.probability.distribution.distribution import Distribution, check_float_dtype
-from sporax.nn.probability.distribution.half_normal import check_standard_deviation
+from sporax.nn.probability.distribution.location_scale import check_standard_deviation
 
 
 class StudentT(Distribution):

@@ -1,5 +1,7 @@
-"""The location-scale distributions' shared part: the two parameters, the positive scale's check and (for
-``loc``/``scale`` ones) the standardized value.
+"""The location-scale distributions' shared part: a location, a positive scale and the standardized value.
+
+MindSpore names the pair ``loc``/``scale`` (Cauchy, Gumbel, Logistic, LogNormal) or ``mean``/``sd`` (Normal,
+HalfNormal, Laplace: ``MeanSdDistribution``); the names are the per-call argument names and appear in errors.
 
 Example:
     >>> import sporax as ms
@@ -19,7 +21,7 @@ def check_standard_deviation(tensor):
 
 
 class LocationScaleDistribution(Distribution):
-    """A distribution of a location ``loc`` and a scale ``scale`` > 0 (Cauchy, Gumbel, Logistic, LogNormal).
+    """A distribution of a location and a scale > 0 (Cauchy, Gumbel, Logistic, LogNormal).
 
     Args:
         loc, scale: the parameters (None: given to each call).
@@ -35,13 +37,20 @@ class LocationScaleDistribution(Distribution):
         Tensor, the method's result.
     """
 
+    _pair = ("loc", "scale")
+
     def __init__(self, loc, scale, seed, dtype, name, param):
-        param["param_dict"] = {"loc": loc, "scale": scale}
+        location_name, scale_name = self._pair
+        param["param_dict"] = {location_name: loc, scale_name: scale}
         check_float_dtype(dtype, type(self).__name__)
         super().__init__(seed, dtype, name, param)
-        self._loc = self._add_parameter(loc, "loc")
-        self._scale = self._add_parameter(scale, "scale")
-        check_positive(self._scale, "scale")
+        self._loc = self._add_parameter(loc, location_name)
+        self._scale = self._add_parameter(scale, scale_name)
+        self._check_scale(self._scale)
+
+    @staticmethod
+    def _check_scale(scale):
+        check_positive(scale, "scale")
 
     @property
     def loc(self):
@@ -59,15 +68,12 @@ class LocationScaleDistribution(Distribution):
         return (self._check_value(value, "value") - loc) / scale, scale
 
 
-class MeanSdDistribution(Distribution):
-    """A distribution of ``mean`` and a scale ``sd`` > 0 named so (Normal, HalfNormal, Laplace).
+class MeanSdDistribution(LocationScaleDistribution):
+    """A location-scale distribution whose parameters MindSpore names ``mean`` and ``sd`` (Normal, HalfNormal,
+    Laplace), with its "Standard deviation must be greater than zero." check.
 
     Args:
-        mean, sd: the parameters (None: given to each call).
-        seed (int): the sampling seed.
-        dtype (mindspore.dtype): a float type, of the samples and results.
-        name (str): the distribution's name.
-        param (dict): the subclass constructor's arguments.
+        mean, sd, seed, dtype, name, param: as LocationScaleDistribution's ``loc``, ``scale``, ...
 
     Inputs (of ``construct``):
         - **name** (str) -- the method to call.
@@ -76,10 +82,8 @@ class MeanSdDistribution(Distribution):
         Tensor, the method's result.
     """
 
-    def __init__(self, mean, sd, seed, dtype, name, param):
-        param["param_dict"] = {"mean": mean, "sd": sd}
-        check_float_dtype(dtype, type(self).__name__)
-        super().__init__(seed, dtype, name, param)
-        self._mean_value = self._add_parameter(mean, "mean")
-        self._sd_value = self._add_parameter(sd, "sd")
-        check_standard_deviation(self._sd_value)
+    _pair = ("mean", "sd")
+
+    @staticmethod
+    def _check_scale(scale):
+        check_standard_deviation(scale)

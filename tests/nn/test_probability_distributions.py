@@ -265,6 +265,8 @@ def test_distributions_inside_a_graph_mode_cell_equal_pynative():
     ms.set_context(mode=ms.GRAPH_MODE)
     try:
         graph = net(*args)
+        # A distribution called at the top level compiles its construct (the method name stays a constant).
+        top_level = msd.Exponential([0.5])("cdf", args[0], args[1])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     # XLA fuses the compiled graph (a few ulp apart from op-by-op PyNative).
@@ -273,5 +275,6 @@ def test_distributions_inside_a_graph_mode_cell_equal_pynative():
     assert tuple(graph[-1]) == tuple(pynative[-1]) == (4, 3)
     recorded = RECORDED["Exponential"]
     np.testing.assert_allclose(graph[1].asnumpy(), recorded["cdf_args"][0], rtol=5e-6)
+    np.testing.assert_allclose(top_level.asnumpy(), recorded["cdf_args"][0], rtol=5e-6)
     np.testing.assert_allclose(graph[3].asnumpy(), RECORDED["Categorical"]["prob"][0], rtol=5e-6)
     np.testing.assert_allclose(graph[4].asnumpy(), RECORDED["Transformed"]["explog_prob"][0], rtol=5e-6)

@@ -59,6 +59,7 @@ ALIASES = {
     "mindspore.nn.utils": "sporax.nn",
     "mindspore.nn.probability": "sporax.nn.probability",
     "mindspore.nn.probability.distribution": "sporax.nn.probability.distribution",
+    "mindspore.nn.probability.bijector": "sporax.nn.probability.bijector",
     # Metrics live in sporax.train (MindSpore moved them to mindspore.train in 2.x).
     "mindspore.nn.metrics": "sporax.train",
     # --- mindspore.train: Model, callbacks, metrics, helpers; checkpoints live in sporax.io ---

@@ -97,3 +97,11 @@ from sporax.nn.loss.sampled_softmax import SampledSoftmaxLoss  # noqa: E402
 from sporax.nn.optim.adafactor import AdaFactor  # noqa: E402
 from sporax.nn.layer.thor_layers import Conv2dThor, DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402
 from sporax.nn.wrap.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell  # noqa: E402
+
+
+def __getattr__(name):
+    # mindspore.nn.probability is an attribute of mindspore.nn; sporax loads it on first use (import cost).
+    if name == "probability":
+        import importlib
+        return importlib.import_module("sporax.nn.probability")
+    raise AttributeError(f"module 'sporax.nn' has no attribute '{name}'")

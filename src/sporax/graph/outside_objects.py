@@ -186,6 +186,7 @@ class Outside:
                  refuse_dict_pop=False):
         self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
         self.arguments_graph_only = arguments_graph_only  # STRICT @jit in PyNative: of the arguments only
+        self.refuse_dict_pop = refuse_dict_pop
         walk = _Walk()
         self.globals, self.frozen = [], []  # (namespace, name, container); see ``undo_changes``
         bound = hasattr(function, "__self__")

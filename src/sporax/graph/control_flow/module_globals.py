@@ -158,7 +158,10 @@ def rewrite_augmented(function_node, names, runtime):
 
 
 def declared_global(value):
-    """A declared global read in compiled code: lists and dicts as shallow copies (their changes are dropped)."""
+    """A declared global read in compiled code: lists and dicts as shallow copies (their changes are dropped), a
+    helper's copy of one too (``sporax.graph.helper_changes``)."""
+    if getattr(type(value), "outside_copy", False):
+        return (list if isinstance(value, list) else dict)(value)
     return copy.copy(value) if type(value) in (list, dict) else value
 
 

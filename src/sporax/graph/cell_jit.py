@@ -155,9 +155,9 @@ def _call_at_level(cell, args, kwargs, defer):
     if program.eager:
         # the module-level containers as MindSpore's graph keeps seeing them (graph.attribute_views.global_views)
         with global_views(program.frozen_globals) as views, \
-                helper_changes(eager_outside(getattr(cell, "construct", None), args, kwargs, cell), apply=True):
+                helper_changes(eager_outside(getattr(cell, "construct", None), args, kwargs, cell), apply=args):
             return views.unwrap(run_construct(cell, args, kwargs))
-    replay(program.helper_replays)  # the Python side of the program's run, as MindSpore's graph makes it
+    replay(program.helper_replays, args)  # the Python side of the program's run, as MindSpore's graph makes it
     if program.argument_writes:
         outputs, values = program(arrays)
         write_arguments(args, kwargs, compiled.group(args, kwargs).owned, program.argument_writes, values)

@@ -29,7 +29,7 @@ Example:
 import contextlib
 import threading
 
-from sporax.graph.outside_objects import Outside, _names, _traced, container_changes, dict_pop_error, dict_union_error, \
+from sporax.graph.outside_objects import Outside, _names, _resolve, _traced, container_changes, dict_pop_error, dict_union_error, \
     every_call_methods
 
 _EVERY_CALL = {list: every_call_methods(list), dict: every_call_methods(dict)}
@@ -41,16 +41,23 @@ _active = threading.local()
 class HelperChanges:
     """The outside containers of one compiled call (ids) and the changes its helpers make at every call."""
 
-    def __init__(self, outside_ids, argument_ids=(), graph_only=False, arguments_graph_only=False,
-                 refuse_dict_pop=False):
-        self.outside, self.arguments = set(outside_ids), set(argument_ids)
+    def __init__(self, lists, graph_only=False, arguments_graph_only=False, refuse_dict_pop=False):
+        # id -> the argument path of each outside container (None: reached otherwise); see ``Outside.lists``
+        self.paths = {key: path for key, (path, _) in lists.items()}
+        self.outside = set(lists)
         self.graph_only, self.arguments_graph_only = graph_only, arguments_graph_only
         self.refuse_dict_pop = refuse_dict_pop
-        self.pending = []  # (container, method name, arguments)
+        self.pending = []  # (where the container is: see ``outside_objects.restore``, method name, arguments)
 
     def every_call(self, original):
         """Whether MindSpore repeats a change of ``original`` at every call (see the module doc)."""
-        return not self.graph_only and not (self.arguments_graph_only and id(original) in self.arguments)
+        return not self.graph_only and not (self.arguments_graph_only and self.paths.get(id(original)) is not None)
+
+    def record(self, original, name, values):
+        """A change MindSpore's graph makes to ``original`` at every call; an argument is found again by its
+        position at each call (a compiled call gets rebuilt containers)."""
+        path = self.paths.get(id(original))
+        self.pending.append((("argument", path) if path is not None else ("object", original), name, values))
 
     def call(self, function, source, args, kwargs):
         """``function`` (``source`` converted) called with copies of the outside containers it gets or names."""
@@ -107,7 +114,7 @@ def _change(kind, name):
         result = python(self, *values)
         self.changed = True
         if name in _EVERY_CALL[kind] and self.changes.every_call(self.original) and not _traced(values):
-            self.changes.pending.append((self.original, name, values))
+            self.changes.record(self.original, name, values)
         if kind is dict and name == "pop":
             self.popped = True
         return self if name == "__iadd__" else result
@@ -166,20 +173,20 @@ def active():
 
 
 @contextlib.contextmanager
-def helper_changes(outside=None, graph_only=False, arguments_graph_only=False, refuse_dict_pop=False, apply=False):
+def helper_changes(outside=None, graph_only=False, arguments_graph_only=False, refuse_dict_pop=False,
+                   apply=None):
     """For the time of a compiled call: helpers get copies of ``outside``'s containers (an ``Outside``) and of the
-    module-level ones they name; yields the ``HelperChanges``. ``apply``: an eager run, whose recorded changes
-    are applied at the end."""
-    lists = outside.lists if outside is not None else {}
-    changes = HelperChanges(lists, [key for key, (path, _) in lists.items() if path is not None], graph_only,
-                            arguments_graph_only, refuse_dict_pop)
+    module-level ones they name; yields the ``HelperChanges``. ``apply``: the arguments of an eager run, whose
+    recorded changes are applied at its end."""
+    changes = HelperChanges(outside.lists if outside is not None else {}, graph_only, arguments_graph_only,
+                            refuse_dict_pop)
     outer, _active.changes = active(), changes
     try:
         yield changes
     finally:
         _active.changes = outer
-    if apply:
-        replay(changes.pending)
+    if apply is not None:
+        replay(changes.pending, apply)
 
 
 def eager_outside(function, args, kwargs, owner=None):
@@ -191,8 +198,11 @@ def eager_outside(function, args, kwargs, owner=None):
         return None
 
 
-def replay(pending):
-    """Apply the changes a helper makes at every call (``HelperChanges.pending``) to the Python objects."""
-    for container, name, values in pending or ():
-        with contextlib.suppress(IndexError, KeyError, ValueError):  # e.g. pop from a list emptied by earlier calls
-            getattr(type(container), name)(container, *values)
+def replay(pending, args):
+    """Apply the changes a helper makes at every call (``HelperChanges.pending``) to the Python objects, those
+    among the call's positional ``args`` found by their position."""
+    for source, name, values in pending or ():
+        container = _resolve(source, args)
+        if container is not None:
+            with contextlib.suppress(IndexError, KeyError, ValueError):  # pop from a list earlier calls emptied
+                getattr(type(container), name)(container, *values)

@@ -26,7 +26,7 @@ from sporax.core import context
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.helper_changes import eager_outside as _eager_outside, helper_changes, replay
+from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
@@ -108,15 +108,15 @@ class JitFunction:
             function = _with_views(converted(self.function), self.function)
             if program.frozen_globals:
                 function = _with_global_views(function, program.frozen_globals)
-            with helper_changes(_eager_outside(self.function, args, kwargs), apply=True):
+            with helper_changes(eager_outside(self.function, args, kwargs), apply=args):
                 return _run_eagerly(function, self.name, args, kwargs)
         if program.argument_writes:
             outputs, values = program(arrays)
-            replay(program.helper_replays)
+            replay(program.helper_replays, args)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
         else:
             outputs = program(arrays)
-            replay(program.helper_replays)
+            replay(program.helper_replays, args)
             if program.returned_input is not None:
                 return returned_input(program, outputs, args, kwargs, self.cache.group(args, kwargs).owned)
         return restore(outputs, program.returned_list, args) if program.returned_list else outputs

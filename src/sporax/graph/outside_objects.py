@@ -239,7 +239,7 @@ class Outside:
 
         def visit(value, position):
             entry = self.lists.get(id(value)) if type(value) in (list, dict) and position is not None else None
-            if entry is not None and entry[1] is value and not _traced(value) \
+            if entry is not None and entry[1] is value and not _traced(value) and not self._copied(value) \
                     and not (self._changed(value) and not self._every_call(value)):  # else the graph's own copy
                 path, _ = entry
                 sources.append((position, ("argument", path) if path is not None else ("object", value)))
@@ -265,10 +265,15 @@ class Outside:
         inner = value.values() if isinstance(value, dict) else value
         return depth > 0 and any(id(item) in self.snapshots and self._changed(item, depth - 1) for item in inner)
 
+    def _copied(self, value):
+        """Whether MindSpore's graph holds only its own copy of ``value`` (STRICT; see the module doc), which it
+        returns whether or not it changed it."""
+        return self.graph_only or self.arguments_graph_only and self.lists[id(value)][0] is not None
+
     def _every_call(self, value):
         """Whether MindSpore repeats the change of ``value`` at every call (``_GRAPH_ONLY``): by the methods
         called on the names it is reached by, else on any name (``y = x[0]; y.reverse()``); True when none."""
-        if self.graph_only or self.arguments_graph_only and self.lists[id(value)][0] is not None:
+        if self._copied(value):
             return False
         methods = set().union(*(self.changes.get(name, set()) for name in self.names.get(id(value), ())))
         methods = methods or set().union(*self.changes.values())

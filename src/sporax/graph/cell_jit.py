@@ -59,7 +59,8 @@ def _build(cell):
                 outputs = run_construct(cell, new_args, new_kwargs)
             record["helper_replays"] = changes.pending
             outputs, record["returned_list"] = outside.returned_sources(outputs)
-            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
+            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views) \
+                or changes.rerun
             record["frozen_globals"] = outside.frozen
             return outputs
 

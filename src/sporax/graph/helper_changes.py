@@ -29,8 +29,8 @@ Example:
 import contextlib
 import threading
 
-from sporax.graph.outside_objects import Outside, _names, _resolve, _traced, container_changes, dict_pop_error, dict_union_error, \
-    every_call_methods
+from sporax.graph.outside_objects import Outside, _names, _resolve, _traced, container_changes, dict_pop_error, \
+    dict_read_after_pop_error, dict_union_error, every_call_methods
 
 _EVERY_CALL = {list: every_call_methods(list), dict: every_call_methods(dict)}
 _CHANGES = {list: _EVERY_CALL[list] | {"append", "clear", "__setitem__", "__iadd__", "__delitem__"},
@@ -41,10 +41,14 @@ _active = threading.local()
 class HelperChanges:
     """The outside containers of one compiled call (ids) and the changes its helpers make at every call."""
 
-    def __init__(self, lists, graph_only=False, arguments_graph_only=False, refuse_dict_pop=False):
+    def __init__(self, lists, from_arguments=(), graph_only=False, arguments_graph_only=False,
+                 refuse_dict_pop=False):
         # id -> the argument path of each outside container (None: reached otherwise); see ``Outside.lists``
         self.paths = {key: path for key, (path, _) in lists.items()}
-        self.outside = set(lists)
+        self.outside, self.from_arguments = set(lists), from_arguments
+        # a change of a container an argument holds (a Cell's list attribute under ``@jit`` on ``construct``): the
+        # next call sees it, as MindSpore's graph reads such a container at each call, so the function runs eagerly
+        self.rerun = False
         self.graph_only, self.arguments_graph_only = graph_only, arguments_graph_only
         self.refuse_dict_pop = refuse_dict_pop
         self.pending = []  # (where the container is: see ``outside_objects.restore``, method name, arguments)
@@ -57,6 +61,7 @@ class HelperChanges:
         """A change MindSpore's graph makes to ``original`` at every call; an argument is found again by its
         position at each call (a compiled call gets rebuilt containers)."""
         path = self.paths.get(id(original))
+        self.rerun = self.rerun or path is None and id(original) in self.from_arguments
         self.pending.append((("argument", path) if path is not None else ("object", original), name, values))
 
     def call(self, function, source, args, kwargs):
@@ -154,10 +159,7 @@ def _unwrap(value, depth=4):
     """A helper's outputs with its copies as the outside objects, or as plain lists and dicts where it changed
     them (the graph's own copies)."""
     if type(value) is _HelperDict and value.popped:
-        raise TypeError(
-            f"For 'TupleGetItem', input[0] should be Sequence, but got Int64. (A helper function returns the dict "
-            f"'{value.name}' after `{value.name}.pop(...)`: MindSpore's graph cannot read a dict after pop. Return "
-            f"the popped value, or build a new dict without the key.)")
+        raise dict_read_after_pop_error(value.name)
     if type(value) in (_HelperList, _HelperDict):  # the object itself, unless the helper changed its copy
         return (list if type(value) is _HelperList else dict)(value) if value.changed else value.original
     if depth and type(value) in (list, tuple):
@@ -178,8 +180,8 @@ def helper_changes(outside=None, graph_only=False, arguments_graph_only=False, r
     """For the time of a compiled call: helpers get copies of ``outside``'s containers (an ``Outside``) and of the
     module-level ones they name; yields the ``HelperChanges``. ``apply``: the arguments of an eager run, whose
     recorded changes are applied at its end."""
-    changes = HelperChanges(outside.lists if outside is not None else {}, graph_only, arguments_graph_only,
-                            refuse_dict_pop)
+    changes = HelperChanges(outside.lists, outside.from_arguments, graph_only, arguments_graph_only,
+                            refuse_dict_pop) if outside is not None else HelperChanges({})
     outer, _active.changes = active(), changes
     try:
         yield changes

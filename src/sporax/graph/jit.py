@@ -141,7 +141,8 @@ class JitFunction:
                 outputs = _with_views(function, self.function)(*call_args, **call_kwargs)
             record["helper_replays"] = changes.pending
             outputs, record["returned_list"] = outside.returned_sources(outputs)
-            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
+            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views) \
+                or changes.rerun
             record["frozen_globals"] = outside.frozen
             return outputs
 

@@ -136,6 +136,20 @@ def container_changes(code):
     return found
 
 
+def _read_after_pop(code, name):
+    """Whether ``code`` reads ``name`` again after calling ``name.pop(...)``."""
+    instructions = list(dis.get_instructions(code))
+    popped = False
+    for index, current in enumerate(instructions):
+        if current.opname in _LOADS and current.argval == name:
+            following = instructions[index + 1] if index + 1 < len(instructions) else None
+            if popped:
+                return True
+            popped = following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") \
+                and following.argval == "pop"
+    return False
+
+
 def _augmented(instructions, index):
     """The operator of the augmented assignment whose result the store at ``index`` takes ('+=', '|=', ...);
     Python 3.11 puts a SWAP between the operator and an attribute or item store."""
@@ -197,6 +211,7 @@ class Outside:
             walk.visit(item, parameters[position] if position < len(parameters) else None, (position,))
         for name, item in kwargs.items():
             walk.visit(item, name)
+        self.from_arguments = set(walk.lists)  # the containers reached from the arguments
         self.read = _read_attributes(code) if code is not None else set()
         self.changes = container_changes(code) if code is not None else {}
         if code is not None:
@@ -221,6 +236,8 @@ class Outside:
                     raise dict_union_error(name)
                 if "pop" in methods and refuse_dict_pop:
                     raise dict_pop_error(name)
+                if "pop" in methods and _read_after_pop(code, name):
+                    raise dict_read_after_pop_error(name)
         if owner is not None:
             walk.visit(owner, "self")
         self.names = walk.names
@@ -364,6 +381,16 @@ def dict_pop_error(name):
     return AttributeError(
         f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: 'pop' ({name}). "
         f"Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2).")
+
+
+def dict_read_after_pop_error(name):
+    """MindSpore 2.10's error for reading a dict argument or module-level dict after ``d.pop(k)`` in compiled code
+    (``len(d)``, ``return d``; recorded: ``@jit`` and GRAPH_MODE at LAX, and a helper function that returns it),
+    where its graph makes ``pop`` give the pair of the new dict and the item."""
+    return TypeError(
+        f"For 'TupleGetItem', input[0] should be Sequence, but got Int64. (`{name}` is read after `{name}.pop(...)` "
+        f"in compiled code, which MindSpore's graph does not support.) Keep the popped value, or build a new dict "
+        f"without the key: {{k: v for k, v in {name}.items() if k != key}}.")
 
 
 def warn_outside_changes(name):

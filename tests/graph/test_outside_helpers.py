@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Tensor
+from sporax import Tensor, nn
 from tests.graph.helper_cases import CHANGES, run_case
 
 _held = None
@@ -87,3 +87,34 @@ def test_reading_a_dict_after_pop_raises_type_error(level):
     finally:
         ms.set_context(jit_syntax_level=ms.LAX)
     assert _held == {"a": 1, "b": 2} and items == {"a": 1, "b": 2}
+
+
+def _extends_declared(x):
+    global _held
+    _held += [3]
+    return _held
+
+
+class _ExtendsDeclared(nn.Cell):
+    def construct(self, x):
+        global _held
+        _held += [3]
+        return _held
+
+
+@pytest.mark.parametrize("kind, level, itself", [("jit", "LAX", True), ("jit", "STRICT", True),
+                                                 ("graph_cell", "LAX", True), ("graph_cell", "STRICT", False)])
+def test_a_declared_global_returned_after_augmented_assignment_is_the_global(kind, level, itself):
+    # recorded: `global g; g += [3]; return g` leaves g as [1, 2] and returns g itself, but a new list under STRICT
+    # in GRAPH_MODE (where MindSpore's graph holds only its own copies of outside lists)
+    global _held
+    held = _held = [1, 2]
+    ms.set_context(mode=ms.GRAPH_MODE if kind == "graph_cell" else ms.PYNATIVE_MODE,
+                   jit_syntax_level=getattr(ms, level))
+    try:
+        call = _ExtendsDeclared() if kind == "graph_cell" else ms.jit(_extends_declared)
+        for _ in range(2):
+            output = call(Tensor(np.array([10.0], np.float32)))
+            assert (output, output is held, _held is held) == ([1, 2], itself, True)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)

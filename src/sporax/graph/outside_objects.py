@@ -41,6 +41,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.module_globals import collect_copies
 from sporax.state.fallback import ExplainedFallback, warn_fallback
 
 _DEPTH = 4  # how deep containers and objects are searched for outside lists
@@ -212,6 +213,8 @@ class Outside:
         for name, item in kwargs.items():
             walk.visit(item, name)
         self.from_arguments = set(walk.lists)  # the containers reached from the arguments
+        self.declared = {}  # the copies of declared globals (``global x``) the function reads
+        collect_copies(self.declared)
         self.read = _read_attributes(code) if code is not None else set()
         self.changes = container_changes(code) if code is not None else {}
         if code is not None:
@@ -255,6 +258,11 @@ class Outside:
         sources = []
 
         def visit(value, position):
+            copied = self.declared.get(id(value)) if position is not None else None
+            if copied is not None and copied[0] is value and not self.graph_only and _same_items(value, copied[1]):
+                # ``global x; x += [3]; return x``: MindSpore drops the change and returns the global itself
+                sources.append((position, ("object", copied[1])))
+                return value
             entry = self.lists.get(id(value)) if type(value) in (list, dict) and position is not None else None
             if entry is not None and entry[1] is value and not _traced(value) and not self._copied(value) \
                     and not (self._changed(value) and not self._every_call(value)):  # else the graph's own copy
@@ -324,6 +332,12 @@ class Outside:
                     del state[name]
                 state.update(before)
         return rerun
+
+
+def _same_items(one, other):
+    if isinstance(one, dict):
+        return one.keys() == other.keys() and all(one[key] is other[key] for key in one)
+    return len(one) == len(other) and all(left is right for left, right in zip(one, other))
 
 
 def _step(position, index):

@@ -240,7 +240,8 @@ def recorded_cases():
     the container, STRICT in GRAPH_MODE, and a few that return neither."""
     holders = ("helper_global_jit", "helper_global_cell", "helper_arg_jit", "helper_attr", "helper_attr_jit")
     cases = [(holder, change, ret, "LAX") for holder in holders for change in CHANGES for ret in ("len", "obj")]
-    cases += [(holder, change, "len", "STRICT") for holder in ("helper_global_cell", "helper_attr") for change in CHANGES]
-    cases += [(holder, "dpop", "none", "COMPATIBLE") for holder in ("helper_global_cell", "helper_attr")]
+    graph_holders = ("helper_global_cell", "helper_attr")
+    cases += [(holder, change, "len", "STRICT") for holder in graph_holders for change in CHANGES]
+    cases += [(holder, "dpop", "none", "COMPATIBLE") for holder in graph_holders]
     cases += [(holder, change, "none", "LAX") for holder in holders for change in ("append_num", "extend")]
     return cases + [("helper_arg_jit", "extend", "none", "STRICT")]

@@ -29,8 +29,8 @@ Example:
 import contextlib
 import threading
 
-from sporax.graph.outside_objects import Outside, _names, _resolve, _traced, container_changes, dict_pop_error, \
-    dict_read_after_pop_error, dict_union_error, every_call_methods
+from sporax.graph.outside_objects import Outside, code_names, container_changes, dict_pop_error, \
+    dict_read_after_pop_error, dict_union_error, every_call_methods, holds_traced, resolve_source
 
 _EVERY_CALL = {list: every_call_methods(list), dict: every_call_methods(dict)}
 _CHANGES = {list: _EVERY_CALL[list] | {"append", "clear", "__setitem__", "__iadd__", "__delitem__"},
@@ -75,12 +75,12 @@ class HelperChanges:
         namespace = getattr(source, "__globals__", None)
         installed = {}
         if code is not None and namespace is not None:
-            for name in _names(code):
+            for name in code_names(code):
                 value = namespace.get(name)
                 if type(value) in (list, dict):
                     self.outside.add(id(value))
                     installed[name] = value
-        self._refuse(code, {name: value for name, value in installed.items()},
+        self._refuse(code, installed,
                      {parameters[index + bound]: value for index, value in enumerate(args)
                       if index + bound < len(parameters)} | kwargs)
         for name, value in installed.items():
@@ -118,7 +118,7 @@ def _change(kind, name):
         values = [list(value) if name in ("extend", "__iadd__") else value for value in args]
         result = python(self, *values)
         self.changed = True
-        if name in _EVERY_CALL[kind] and self.changes.every_call(self.original) and not _traced(values):
+        if name in _EVERY_CALL[kind] and self.changes.every_call(self.original) and not holds_traced(values):
             self.changes.record(self.original, name, values)
         if kind is dict and name == "pop":
             self.popped = True
@@ -204,7 +204,7 @@ def replay(pending, args):
     """Apply the changes a helper makes at every call (``HelperChanges.pending``) to the Python objects, those
     among the call's positional ``args`` found by their position."""
     for source, name, values in pending or ():
-        container = _resolve(source, args)
+        container = resolve_source(source, args)
         if container is not None:
             with contextlib.suppress(IndexError, KeyError, ValueError):  # pop from a list earlier calls emptied
                 getattr(type(container), name)(container, *values)

@@ -100,11 +100,12 @@ class _Walk:
                     self.visit(item, attribute, None, depth - 1)
 
 
-def _names(code):
+def code_names(code):
+    """The global and attribute names ``code`` and the functions it defines use."""
     names = set(code.co_names)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
-            names |= _names(constant)
+            names |= code_names(constant)
     return names
 
 
@@ -176,7 +177,8 @@ def _read_attributes(code):
     return names
 
 
-def _traced(value):
+def holds_traced(value):
+    """Whether ``value`` (a tree of containers) holds a traced Tensor or array."""
     leaves = jax.tree_util.tree_leaves(value, is_leaf=lambda leaf: isinstance(leaf, Tensor))
     return any(isinstance(leaf._array if isinstance(leaf, Tensor) else leaf, jax.core.Tracer) for leaf in leaves)
 
@@ -219,7 +221,7 @@ class Outside:
         self.changes = container_changes(code) if code is not None else {}
         if code is not None:
             globals_ = getattr(function, "__globals__", {})
-            for name in _names(code):
+            for name in code_names(code):
                 if name in globals_:
                     walk.visit(globals_[name], name)
                     if type(globals_[name]) in (list, dict):
@@ -264,7 +266,7 @@ class Outside:
                 sources.append((position, ("object", copied[1])))
                 return value
             entry = self.lists.get(id(value)) if type(value) in (list, dict) and position is not None else None
-            if entry is not None and entry[1] is value and not _traced(value) and not self._copied(value) \
+            if entry is not None and entry[1] is value and not holds_traced(value) and not self._copied(value) \
                     and not (self._changed(value) and not self._every_call(value)):  # else the graph's own copy
                 path, _ = entry
                 sources.append((position, ("argument", path) if path is not None else ("object", value)))
@@ -311,10 +313,10 @@ class Outside:
         # MindSpore's graph keeps seeing a module-level container as it was when first compiled, the changes that
         # run at every call included (``attribute_views.global_views``)
         self.frozen = [(namespace, name, value, self.snapshots[id(value)]) for namespace, name, value in self.globals
-                       if self._changed(value) and self._every_call(value) and not _traced(value)]
+                       if self._changed(value) and self._every_call(value) and not holds_traced(value)]
         for value, items in self.list_items:
             if self._changed(value):
-                rerun = rerun or (self._every_call(value) and not _traced(value))
+                rerun = rerun or (self._every_call(value) and not holds_traced(value))
                 if isinstance(value, dict):
                     value.clear()
                     value.update(items)
@@ -344,7 +346,8 @@ def _step(position, index):
     return None if position is None else position + (index,)
 
 
-def _resolve(source, args):
+def resolve_source(source, args):
+    """The outside list or dict ``source`` (see ``Outside.returned_sources``) names, found among ``args``."""
     kind, where = source
     if kind == "object":
         return where
@@ -374,7 +377,7 @@ def _replace(value, position, new):
 def restore(outputs, sources, args):
     """``outputs`` of a compiled call with the outside lists ``Outside.returned_sources`` found put back."""
     for position, source in sources:
-        original = _resolve(source, args)
+        original = resolve_source(source, args)
         if original is not None:
             outputs = _replace(outputs, position, original)
     return outputs

@@ -118,3 +118,45 @@ def test_a_declared_global_returned_after_augmented_assignment_is_the_global(kin
             assert (output, output is held, _held is held) == ([1, 2], itself, True)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+
+
+def _pops_inside(x):
+    _held["a"].pop("a")
+    return x
+
+
+def _unites_inside(items, x):
+    items["a"] |= {"c": 3}
+    return x
+
+
+class _PopsInsideAttribute(nn.Cell):
+    def __init__(self, items):
+        super().__init__()
+        self.items = items
+
+    def construct(self, x):
+        self.items["a"].pop("a")
+        return x
+
+
+@pytest.mark.parametrize("level", ["LAX", "STRICT"])
+def test_a_dict_inside_an_outside_dict_refuses_pop_and_union(level):
+    # recorded (a module-level dict, a dict argument, a GRAPH_MODE Cell's dict attribute, at both calls): TypeError
+    # "For 'TupleGetItem', input[0] should be Sequence" for `x["a"].pop(k)` and RuntimeError "For operation
+    # 'bitwise_or' ... <Dictionary, Dictionary>" for `x["a"] |= e`, even when nothing reads x afterwards; x unchanged
+    global _held
+    _held, items, attribute = ({"a": {"a": 1, "b": 2}, "z": [7]} for _ in range(3))
+    ms.set_context(jit_syntax_level=getattr(ms, level))
+    try:
+        net = _PopsInsideAttribute(attribute)
+        for call, error, match in ((ms.jit(_pops_inside), TypeError, "TupleGetItem"),
+                                   (lambda x: ms.jit(_unites_inside)(items, x), RuntimeError, "bitwise_or"),
+                                   (net, TypeError, "TupleGetItem")):
+            ms.set_context(mode=ms.GRAPH_MODE if call is net else ms.PYNATIVE_MODE)
+            for _ in range(2):
+                with pytest.raises(error, match=match):
+                    call(Tensor(np.array([10.0], np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE, jit_syntax_level=ms.LAX)
+    assert _held == items == attribute == {"a": {"a": 1, "b": 2}, "z": [7]}

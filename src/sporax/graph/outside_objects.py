@@ -138,6 +138,32 @@ def container_changes(code):
     return found
 
 
+def _nested_dict_changes(code):
+    """``(name, key, method)`` for each ``name[key].pop(...)`` (method 'pop') and ``name[key] |= ...``
+    ('__ior__') in ``code`` and the functions it defines, ``key`` a constant."""
+    instructions = list(dis.get_instructions(code))
+    found = []
+    for index, current in enumerate(instructions):
+        start = index - 1
+        while start >= 0 and instructions[start].opname == "COPY":  # x[k] op= y copies x and k first
+            start -= 1
+        if current.opname != "BINARY_SUBSCR" or start < 1 or instructions[start].opname != "LOAD_CONST" \
+                or instructions[start - 1].opname not in _LOADS:
+            continue
+        name, key = instructions[start - 1].argval, instructions[start].argval
+        following = instructions[index + 1] if index + 1 < len(instructions) else None
+        if following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") and following.argval == "pop":
+            found.append((name, key, "pop"))
+        elif start < index - 1:  # the augmented operator comes after its right operand
+            operator = next((item for item in instructions[index + 1:] if item.opname == "BINARY_OP"), None)
+            if operator is not None and operator.argrepr == "|=":
+                found.append((name, key, "__ior__"))
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            found.extend(_nested_dict_changes(constant))
+    return found
+
+
 def _read_after_pop(code, name):
     """Whether ``code`` reads ``name`` again after calling ``name.pop(...)``."""
     instructions = list(dis.get_instructions(code))
@@ -245,6 +271,13 @@ class Outside:
                     raise dict_read_after_pop_error(name)
         if owner is not None:
             walk.visit(owner, "self")
+        for name, key, method in _nested_dict_changes(code) if code is not None else ():
+            # recorded: ``x["a"].pop(k)`` and ``x["a"] |= e`` on a dict inside an outside list or dict, a Cell
+            # attribute's included, raise at every syntax level whether or not the function reads it afterwards
+            for path, value in walk.lists.values():
+                inner = value.get(key) if isinstance(value, dict) else None
+                if type(inner) is dict and name in walk.names[id(value)]:
+                    raise (dict_union_error if method == "__ior__" else dict_read_after_pop_error)(f"{name}[{key!r}]")
         self.names = walk.names
         self.lists = walk.lists
         self.list_items = [(value, dict(value) if isinstance(value, dict) else list(value))

@@ -27,9 +27,10 @@ Example:
     >>> replay(program.helper_replays)              # after each run of the program
 """
 import contextlib
+import functools
 import threading
 
-from sporax.graph.outside_objects import Outside, code_names, container_changes, dict_pop_error, \
+from sporax.graph.outside_objects import Outside, container_changes, dict_pop_error, \
     dict_read_after_pop_error, dict_union_error, every_call_methods, holds_traced, resolve_source
 
 _EVERY_CALL = {list: every_call_methods(list), dict: every_call_methods(dict)}
@@ -67,22 +68,23 @@ class HelperChanges:
     def call(self, function, source, args, kwargs):
         """``function`` (``source`` converted) called with copies of the outside containers it gets or names."""
         code = getattr(source, "__code__", None)
-        parameters = code.co_varnames[:code.co_argcount] if code is not None else ()
+        if code is None:
+            return function(*args, **kwargs)
+        # only the containers the helper changes get a copy: a copy is no list to JAX's tree functions
+        changed = _changed_names(code)
+        parameters = code.co_varnames[:code.co_argcount]
         bound = int(hasattr(function, "__self__"))
-        args = [self._view(value, parameters[index + bound] if index + bound < len(parameters) else "argument")
-                for index, value in enumerate(args)]
-        kwargs = {name: self._view(value, name) for name, value in kwargs.items()}
-        namespace = getattr(source, "__globals__", None)
+        names = [parameters[index + bound] if index + bound < len(parameters) else None for index in range(len(args))]
+        args = [self._view(value, name) if name in changed else value for value, name in zip(args, names)]
+        kwargs = {name: self._view(value, name) if name in changed else value for name, value in kwargs.items()}
+        namespace = getattr(source, "__globals__", None) or {}
         installed = {}
-        if code is not None and namespace is not None:
-            for name in code_names(code):
-                value = namespace.get(name)
-                if type(value) in (list, dict):
-                    self.outside.add(id(value))
-                    installed[name] = value
-        self._refuse(code, installed,
-                     {parameters[index + bound]: value for index, value in enumerate(args)
-                      if index + bound < len(parameters)} | kwargs)
+        for name in changed:
+            value = namespace.get(name)
+            if type(value) in (list, dict):
+                self.outside.add(id(value))
+                installed[name] = value
+        self._refuse(code, installed, dict(zip(names, args)) | kwargs)
         for name, value in installed.items():
             namespace[name] = self._view(value, name)
         try:
@@ -99,15 +101,19 @@ class HelperChanges:
 
     def _refuse(self, code, named_globals, named_arguments):
         """MindSpore's errors for ``d |= e`` and (GRAPH_MODE below LAX) ``d.pop(k)`` on an outside dict."""
-        if code is None:
-            return
-        for name, methods in container_changes(code).items():
+        for name, methods in _changed_names(code).items():
             value = named_globals.get(name, named_arguments.get(name))
             if isinstance(value, dict) and (type(value) is _HelperDict or id(value) in self.outside):
                 if "__ior__" in methods:
                     raise dict_union_error(name)
                 if "pop" in methods and self.refuse_dict_pop:
                     raise dict_pop_error(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _changed_names(code):
+    """``outside_objects.container_changes`` of a helper's code (a helper runs once per trace, a code at a time)."""
+    return container_changes(code)
 
 
 def _change(kind, name):

@@ -20,7 +20,11 @@ changes no list or dict argument (``arguments_graph_only``) but still the module
 inside such a container (``x[0].append(v)``) follows the same rules; a dict inside changes at every call. The
 graph keeps the length a module-level container had when first compiled, its own changes included
 (``attribute_views.global_views``: ``len`` is folded, item reads see the list as it is now). ``d |= e`` on
-a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError. An attribute update that reads
+a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError, and reading ``d`` after
+``d.pop(k)`` TypeError; on a dict inside one (``x["a"].pop(k)``, ``x["a"] |= e``) they raise at every level.
+Under STRICT a returned container MindSpore only copies is a new one; ``global x; x += y; return x`` returns
+``x`` itself. A helper function the compiled one calls works on copies (``graph.helper_changes``). An attribute
+update that reads
 the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a number, a Tensor or a NumPy array
 that is no Parameter) also runs at every call. A trace runs the Python once, so ``undo_changes`` puts back what
 it changed, and a function whose changes run at every call runs eagerly on every call; the methods are told

@@ -168,10 +168,11 @@ def _unwrap(value, depth=4):
         raise dict_read_after_pop_error(value.name)
     if type(value) in (_HelperList, _HelperDict):  # the object itself, unless the helper changed its copy
         return (list if type(value) is _HelperList else dict)(value) if value.changed else value.original
-    if depth and type(value) in (list, tuple):
-        return type(value)(_unwrap(item, depth - 1) for item in value)
-    if depth and type(value) is dict:
-        return {key: _unwrap(item, depth - 1) for key, item in value.items()}
+    if depth and type(value) in (list, tuple, dict):  # rebuilt only around a copy: an outside list stays itself
+        items = dict(value) if type(value) is dict else dict(enumerate(value))
+        unwrapped = {key: _unwrap(item, depth - 1) for key, item in items.items()}
+        if any(unwrapped[key] is not item for key, item in items.items()):
+            return unwrapped if type(value) is dict else type(value)(unwrapped.values())
     return value
 
 

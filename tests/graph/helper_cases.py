@@ -147,7 +147,8 @@ _GLOBAL = {change: globals()[f"_global_{change}"] for change in CHANGES}
 _ARGUMENT = {change: globals()[f"_argument_{change}"] for change in CHANGES}
 
 
-def _result(items, ret, x):
+def result(items, ret, x):
+    """What a case returns: 'len' ``x + len(items)``, 'obj' ``items``, else ``x``."""
     if ret == "len":
         return x + len(items)
     if ret == "obj":
@@ -157,12 +158,12 @@ def _result(items, ret, x):
 
 def _global_caller(x, change, ret):
     x = _GLOBAL[change](x)
-    return _result(_held, ret, x)
+    return result(_held, ret, x)
 
 
 def _argument_caller(items, x, change, ret):
     _ARGUMENT[change](items, x)
-    return _result(items, ret, x)
+    return result(items, ret, x)
 
 
 class _GlobalCell(nn.Cell):
@@ -172,12 +173,12 @@ class _GlobalCell(nn.Cell):
 
     def construct(self, x):
         x = _GLOBAL[self.change](x)
-        return _result(_held, self.ret, x)
+        return result(_held, self.ret, x)
 
 
 def _attribute_construct(self, x):
     _ARGUMENT[self.change](self.items, x)
-    return _result(self.items, self.ret, x)
+    return result(self.items, self.ret, x)
 
 
 class _AttributeCell(nn.Cell):

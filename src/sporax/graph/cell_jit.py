@@ -10,8 +10,8 @@ from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import context
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.dynamic_shape import check_set_inputs
+from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments

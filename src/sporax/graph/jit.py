@@ -26,8 +26,8 @@ from sporax.core import context
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.dynamic_shape import check_set_inputs
+from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell

@@ -1,6 +1,6 @@
 """Changes a helper function makes to outside lists and dicts (sporax.graph.helper_changes), and reading a dict
 after ``pop`` (sporax.graph.outside_objects), against MindSpore 2.10 (recorded with /tmp/ms by
-tests/fixtures/graph/record_helper_changes.py, which runs ``run_case`` below on MindSpore).
+tests/fixtures/graph/record_helper_changes.py, which runs ``helper_cases.run_case`` on MindSpore).
 
 A case: the holder ('helper_global_jit' / 'helper_global_cell': an ``@ms.jit`` function / a GRAPH_MODE Cell calls a
 helper that changes the module-level ``_held``; 'helper_arg_jit': an ``@ms.jit`` function passes its list or dict
@@ -26,8 +26,6 @@ with open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "graph", "he
     _RECORDED = json.load(_file)
 # MindSpore's STRICT @jit in PyNative mode keeps a list argument at the first call and changes it at the second
 _DIFFERENT = ("helper_arg_jit", "extend", "none", "STRICT")
-
-
 _HOLDERS = ["helper_global_jit", "helper_global_cell", "helper_arg_jit", "helper_attr", "helper_attr_jit"]
 
 
@@ -56,9 +54,8 @@ def test_every_recorded_helper_change_as_in_mindspore(case):
 
 
 def test_difference_strict_jit_changes_a_list_argument_at_the_second_call_only():
-    # MindSpore (recorded): the list stays [1, 2] at the first call and is extended once at the second (and returned
-    # as a new list at the first call, itself at the second); sporax, STRICT @jit in PyNative mode changing no list
-    # argument (graph.outside_objects), keeps it at both
+    # MindSpore (recorded): the list stays [1, 2] at the first call and is extended once at the second; sporax,
+    # STRICT @jit in PyNative mode changing no list argument (graph.outside_objects), keeps it at both
     recorded = next(case[4] for case in _RECORDED if tuple(case[:4]) == _DIFFERENT)
     assert [row[1] for row in recorded] == [["list", 1, 2], ["list", 1, 2, 3, 4]]
     assert run_case(*_DIFFERENT) == [[["T", [10.0]], ["list", 1, 2], False], [["T", [10.0]], ["list", 1, 2], False]]

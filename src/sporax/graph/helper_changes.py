@@ -24,7 +24,7 @@ Example:
     >>> with helper_changes(outside) as changes:     # in the trace of the outermost compiled function
     ...     outputs = function(*args)
     >>> program.helper_replays = changes.pending
-    >>> replay(program.helper_replays)              # after each run of the program
+    >>> replay(program.helper_replays, args)        # after each run of the program
 """
 import contextlib
 import functools

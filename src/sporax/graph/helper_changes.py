@@ -6,7 +6,8 @@ module-level container it names, a list argument, a Cell's list attribute passed
 changing ``items`` and the caller reading ``items`` afterwards:
 
 * the caller never sees the helper's changes: ``len(items)`` after ``h`` is the length before it, at every
-  call (a module-level container and a GRAPH_MODE Cell attribute keep the length they had when first compiled);
+  call (a module-level container and a GRAPH_MODE Cell attribute keep the length they had when first compiled;
+  a Cell attribute under ``@jit`` on ``construct`` is read anew at each call, so that function runs eagerly);
 * ``extend``, ``insert``, ``pop``, ``reverse`` on a list and ``d[k] = v`` on a dict (the changes
   ``outside_objects.every_call_methods`` names) still change the Python object at every call, after the graph
   ran: ``return items`` gives the object itself, changed; ``append``, ``clear``, ``x[i] = v``, ``x += y``,
@@ -14,10 +15,10 @@ changing ``items`` and the caller reading ``items`` afterwards:
 * STRICT GRAPH_MODE changes no outside container, STRICT ``@jit`` in PyNative mode no argument
   (``outside_objects.Outside``);
 * ``d |= e`` raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError, and a helper that returns a
-  dict it popped from TypeError (MindSpore's graph makes ``pop`` give a tuple of the dict and the item).
+  dict it popped from TypeError ("For 'TupleGetItem', input[0] should be Sequence").
 
 A compiled program runs the helper once, while it is traced: ``HelperChanges`` gives it copies (``_HelperList``,
-``_HelperDict``) and records the changes MindSpore makes at every call, which ``replay`` applies to the Python
+``_HelperDict``) of the outside containers its code changes (no others: a copy is no list to JAX) and records the changes MindSpore makes at every call, which ``replay`` applies to the Python
 objects after each run of the program (and at the end of an eager run).
 
 Example:

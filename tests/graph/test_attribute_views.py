@@ -6,13 +6,14 @@ Each row: the holder ('attr': GRAPH_MODE Cell; 'attrmix': the same with a Tensor
 ``@ms.jit`` construct in PyNative; 'pynative'), the method, what construct returns ('len': ``x +
 len(self.items)``, 'obj': ``self.items``, 'none': ``x``), the syntax level, and for the first and the
 second call: (the returned value, the attribute afterwards, whether the returned object is the attribute)
-or ('raise', the exception's type, the attribute afterwards). Values as ``_summary`` writes them.
+or ('raise', the exception's type, the attribute afterwards). Values as ``helper_cases.summary`` writes them.
 """
 import numpy as np
 import pytest
 
 import sporax as ms
 from sporax import Tensor, nn
+from tests.graph.helper_cases import summary
 
 
 def _construct(self, x):
@@ -62,16 +63,6 @@ class _Jitted(_Graph):
     construct = ms.jit(_construct)
 
 
-def _summary(value):
-    if isinstance(value, Tensor):
-        return ["T", value.asnumpy().tolist()]
-    if isinstance(value, (tuple, list)):
-        return [type(value).__name__] + [_summary(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): _summary(item) for key, item in value.items()}
-    return value
-
-
 _ERRORS = {"TypeError": TypeError, "AttributeError": AttributeError, "KeyError": KeyError,
            "RuntimeError": RuntimeError}
 
@@ -83,10 +74,10 @@ def check_calls(call, container, calls):
         if expected[0] == "raise":
             with pytest.raises(_ERRORS[expected[1]]):
                 call(x)
-            assert _summary(container()) == expected[2]
+            assert summary(container()) == expected[2]
             continue
         output = call(x)
-        assert (_summary(output), _summary(container()), output is container()) == expected
+        assert (summary(output), summary(container()), output is container()) == expected
 
 
 _ROWS = [

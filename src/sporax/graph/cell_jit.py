@@ -11,6 +11,7 @@ from sporax.core import context
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
+from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
@@ -53,10 +54,13 @@ def _build(cell):
             outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell,
                               graph_only=context.jit_syntax_level() == context.STRICT,
                               refuse_dict_pop=context.jit_syntax_level() != context.LAX)
-            with collect_views() as views:
+            with collect_views() as views, helper_changes(outside, graph_only=outside.graph_only,
+                                                          refuse_dict_pop=outside.refuse_dict_pop) as changes:
                 outputs = run_construct(cell, new_args, new_kwargs)
+            record["helper_replays"] = changes.pending
             outputs, record["returned_list"] = outside.returned_sources(outputs)
-            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
+            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views) \
+                or changes.rerun
             record["frozen_globals"] = outside.frozen
             return outputs
 
@@ -68,6 +72,7 @@ def _build(cell):
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
+            program.helper_replays = record.get("helper_replays")
             # list methods and attribute updates on outside objects run at every call (graph.outside_objects)
             program.eager = bool(record.get("rerun"))
             program.frozen_globals = record.get("frozen_globals")
@@ -150,8 +155,10 @@ def _call_at_level(cell, args, kwargs, defer):
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:
         # the module-level containers as MindSpore's graph keeps seeing them (graph.attribute_views.global_views)
-        with global_views(program.frozen_globals) as views:
+        with global_views(program.frozen_globals) as views, \
+                helper_changes(eager_outside(getattr(cell, "construct", None), args, kwargs, cell), apply=args):
             return views.unwrap(run_construct(cell, args, kwargs))
+    replay(program.helper_replays, args)  # the Python side of the program's run, as MindSpore's graph makes it
     if program.argument_writes:
         outputs, values = program(arrays)
         write_arguments(args, kwargs, compiled.group(args, kwargs).owned, program.argument_writes, values)

@@ -27,6 +27,7 @@ from sporax.graph.attribute_views import attribute_views, collect_views, global_
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
+from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
@@ -107,12 +108,15 @@ class JitFunction:
             function = _with_views(converted(self.function), self.function)
             if program.frozen_globals:
                 function = _with_global_views(function, program.frozen_globals)
-            return _run_eagerly(function, self.name, args, kwargs)
+            with helper_changes(eager_outside(self.function, args, kwargs), apply=args):
+                return _run_eagerly(function, self.name, args, kwargs)
         if program.argument_writes:
             outputs, values = program(arrays)
+            replay(program.helper_replays, args)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
         else:
             outputs = program(arrays)
+            replay(program.helper_replays, args)
             if program.returned_input is not None:
                 return returned_input(program, outputs, args, kwargs, self.cache.group(args, kwargs).owned)
         return restore(outputs, program.returned_list, args) if program.returned_list else outputs
@@ -131,10 +135,14 @@ class JitFunction:
             outside = Outside(self.function, call_args, call_kwargs, graph_only=strict and graph_mode,
                               arguments_graph_only=strict,
                               refuse_dict_pop=graph_mode and context.jit_syntax_level() != context.LAX)
-            with collect_views() as views:
+            with collect_views() as views, helper_changes(outside, graph_only=strict and graph_mode,
+                                                          arguments_graph_only=strict,
+                                                          refuse_dict_pop=outside.refuse_dict_pop) as changes:
                 outputs = _with_views(function, self.function)(*call_args, **call_kwargs)
+            record["helper_replays"] = changes.pending
             outputs, record["returned_list"] = outside.returned_sources(outputs)
-            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
+            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views) \
+                or changes.rerun
             record["frozen_globals"] = outside.frozen
             return outputs
 
@@ -147,6 +155,7 @@ class JitFunction:
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
+            program.helper_replays = record.get("helper_replays")
             # list methods and attribute updates on outside objects run at every call, as in MindSpore
             # (graph.outside_objects)
             program.eager = bool(record.get("rerun")) and not self.fullgraph

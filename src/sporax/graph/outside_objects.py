@@ -20,7 +20,11 @@ changes no list or dict argument (``arguments_graph_only``) but still the module
 inside such a container (``x[0].append(v)``) follows the same rules; a dict inside changes at every call. The
 graph keeps the length a module-level container had when first compiled, its own changes included
 (``attribute_views.global_views``: ``len`` is folded, item reads see the list as it is now). ``d |= e`` on
-a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError. An attribute update that reads
+a dict raises RuntimeError, ``d.pop(k)`` in GRAPH_MODE below LAX AttributeError, and reading ``d`` after
+``d.pop(k)`` TypeError; on a dict inside one (``x["a"].pop(k)``, ``x["a"] |= e``) they raise at every level.
+Under STRICT a returned container MindSpore only copies is a new one; ``global x; x += y; return x`` returns
+``x`` itself. A helper function the compiled one calls works on copies (``graph.helper_changes``). An attribute
+update that reads
 the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a number, a Tensor or a NumPy array
 that is no Parameter) also runs at every call. A trace runs the Python once, so ``undo_changes`` puts back what
 it changed, and a function whose changes run at every call runs eagerly on every call; the methods are told
@@ -41,6 +45,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.module_globals import collect_copies
 from sporax.state.fallback import ExplainedFallback, warn_fallback
 
 _DEPTH = 4  # how deep containers and objects are searched for outside lists
@@ -99,11 +104,12 @@ class _Walk:
                     self.visit(item, attribute, None, depth - 1)
 
 
-def _names(code):
+def code_names(code):
+    """The global and attribute names ``code`` and the functions it defines use."""
     names = set(code.co_names)
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
-            names |= _names(constant)
+            names |= code_names(constant)
     return names
 
 
@@ -136,6 +142,46 @@ def container_changes(code):
     return found
 
 
+def _nested_dict_changes(code):
+    """``(name, key, method)`` for each ``name[key].pop(...)`` (method 'pop') and ``name[key] |= ...``
+    ('__ior__') in ``code`` and the functions it defines, ``key`` a constant."""
+    instructions = list(dis.get_instructions(code))
+    found = []
+    for index, current in enumerate(instructions):
+        start = index - 1
+        while start >= 0 and instructions[start].opname == "COPY":  # x[k] op= y copies x and k first
+            start -= 1
+        if current.opname != "BINARY_SUBSCR" or start < 1 or instructions[start].opname != "LOAD_CONST" \
+                or instructions[start - 1].opname not in _LOADS:
+            continue
+        name, key = instructions[start - 1].argval, instructions[start].argval
+        following = instructions[index + 1] if index + 1 < len(instructions) else None
+        if following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") and following.argval == "pop":
+            found.append((name, key, "pop"))
+        elif start < index - 1:  # the augmented operator comes after its right operand
+            operator = next((item for item in instructions[index + 1:] if item.opname == "BINARY_OP"), None)
+            if operator is not None and operator.argrepr == "|=":
+                found.append((name, key, "__ior__"))
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            found.extend(_nested_dict_changes(constant))
+    return found
+
+
+def _read_after_pop(code, name):
+    """Whether ``code`` reads ``name`` again after calling ``name.pop(...)``."""
+    instructions = list(dis.get_instructions(code))
+    popped = False
+    for index, current in enumerate(instructions):
+        if current.opname in _LOADS and current.argval == name:
+            following = instructions[index + 1] if index + 1 < len(instructions) else None
+            if popped:
+                return True
+            popped = following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") \
+                and following.argval == "pop"
+    return False
+
+
 def _augmented(instructions, index):
     """The operator of the augmented assignment whose result the store at ``index`` takes ('+=', '|=', ...);
     Python 3.11 puts a SWAP between the operator and an attribute or item store."""
@@ -161,7 +207,8 @@ def _read_attributes(code):
     return names
 
 
-def _traced(value):
+def holds_traced(value):
+    """Whether ``value`` (a tree of containers) holds a traced Tensor or array."""
     leaves = jax.tree_util.tree_leaves(value, is_leaf=lambda leaf: isinstance(leaf, Tensor))
     return any(isinstance(leaf._array if isinstance(leaf, Tensor) else leaf, jax.core.Tracer) for leaf in leaves)
 
@@ -186,6 +233,7 @@ class Outside:
                  refuse_dict_pop=False):
         self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
         self.arguments_graph_only = arguments_graph_only  # STRICT @jit in PyNative: of the arguments only
+        self.refuse_dict_pop = refuse_dict_pop
         walk = _Walk()
         self.globals, self.frozen = [], []  # (namespace, name, container); see ``undo_changes``
         bound = hasattr(function, "__self__")
@@ -196,11 +244,14 @@ class Outside:
             walk.visit(item, parameters[position] if position < len(parameters) else None, (position,))
         for name, item in kwargs.items():
             walk.visit(item, name)
+        self.from_arguments = set(walk.lists)  # the containers reached from the arguments
+        self.declared = {}  # the copies of declared globals (``global x``) the function reads
+        collect_copies(self.declared)
         self.read = _read_attributes(code) if code is not None else set()
         self.changes = container_changes(code) if code is not None else {}
         if code is not None:
             globals_ = getattr(function, "__globals__", {})
-            for name in _names(code):
+            for name in code_names(code):
                 if name in globals_:
                     walk.visit(globals_[name], name)
                     if type(globals_[name]) in (list, dict):
@@ -220,8 +271,17 @@ class Outside:
                     raise dict_union_error(name)
                 if "pop" in methods and refuse_dict_pop:
                     raise dict_pop_error(name)
+                if "pop" in methods and _read_after_pop(code, name):
+                    raise dict_read_after_pop_error(name)
         if owner is not None:
             walk.visit(owner, "self")
+        for name, key, method in _nested_dict_changes(code) if code is not None else ():
+            # recorded: ``x["a"].pop(k)`` and ``x["a"] |= e`` on a dict inside an outside list or dict, a Cell
+            # attribute's included, raise at every syntax level whether or not the function reads it afterwards
+            for path, value in walk.lists.values():
+                inner = value.get(key) if isinstance(value, dict) else None
+                if type(inner) is dict and name in walk.names[id(value)]:
+                    raise (dict_union_error if method == "__ior__" else dict_read_after_pop_error)(f"{name}[{key!r}]")
         self.names = walk.names
         self.lists = walk.lists
         self.list_items = [(value, dict(value) if isinstance(value, dict) else list(value))
@@ -237,8 +297,13 @@ class Outside:
         sources = []
 
         def visit(value, position):
+            copied = self.declared.get(id(value)) if position is not None else None
+            if copied is not None and copied[0] is value and not self.graph_only and _same_items(value, copied[1]):
+                # ``global x; x += [3]; return x``: MindSpore drops the change and returns the global itself
+                sources.append((position, ("object", copied[1])))
+                return value
             entry = self.lists.get(id(value)) if type(value) in (list, dict) and position is not None else None
-            if entry is not None and entry[1] is value and not _traced(value) \
+            if entry is not None and entry[1] is value and not holds_traced(value) and not self._copied(value) \
                     and not (self._changed(value) and not self._every_call(value)):  # else the graph's own copy
                 path, _ = entry
                 sources.append((position, ("argument", path) if path is not None else ("object", value)))
@@ -264,10 +329,15 @@ class Outside:
         inner = value.values() if isinstance(value, dict) else value
         return depth > 0 and any(id(item) in self.snapshots and self._changed(item, depth - 1) for item in inner)
 
+    def _copied(self, value):
+        """Whether MindSpore's graph holds only its own copy of ``value`` (STRICT; see the module doc), which it
+        returns whether or not it changed it."""
+        return self.graph_only or self.arguments_graph_only and self.lists[id(value)][0] is not None
+
     def _every_call(self, value):
         """Whether MindSpore repeats the change of ``value`` at every call (``_GRAPH_ONLY``): by the methods
         called on the names it is reached by, else on any name (``y = x[0]; y.reverse()``); True when none."""
-        if self.graph_only or self.arguments_graph_only and self.lists[id(value)][0] is not None:
+        if self._copied(value):
             return False
         methods = set().union(*(self.changes.get(name, set()) for name in self.names.get(id(value), ())))
         methods = methods or set().union(*self.changes.values())
@@ -280,10 +350,10 @@ class Outside:
         # MindSpore's graph keeps seeing a module-level container as it was when first compiled, the changes that
         # run at every call included (``attribute_views.global_views``)
         self.frozen = [(namespace, name, value, self.snapshots[id(value)]) for namespace, name, value in self.globals
-                       if self._changed(value) and self._every_call(value) and not _traced(value)]
+                       if self._changed(value) and self._every_call(value) and not holds_traced(value)]
         for value, items in self.list_items:
             if self._changed(value):
-                rerun = rerun or (self._every_call(value) and not _traced(value))
+                rerun = rerun or (self._every_call(value) and not holds_traced(value))
                 if isinstance(value, dict):
                     value.clear()
                     value.update(items)
@@ -303,11 +373,18 @@ class Outside:
         return rerun
 
 
+def _same_items(one, other):
+    if isinstance(one, dict):
+        return one.keys() == other.keys() and all(one[key] is other[key] for key in one)
+    return len(one) == len(other) and all(left is right for left, right in zip(one, other))
+
+
 def _step(position, index):
     return None if position is None else position + (index,)
 
 
-def _resolve(source, args):
+def resolve_source(source, args):
+    """The outside list or dict ``source`` (see ``Outside.returned_sources``) names, found among ``args``."""
     kind, where = source
     if kind == "object":
         return where
@@ -337,7 +414,7 @@ def _replace(value, position, new):
 def restore(outputs, sources, args):
     """``outputs`` of a compiled call with the outside lists ``Outside.returned_sources`` found put back."""
     for position, source in sources:
-        original = _resolve(source, args)
+        original = resolve_source(source, args)
         if original is not None:
             outputs = _replace(outputs, position, original)
     return outputs
@@ -358,6 +435,16 @@ def dict_pop_error(name):
     return AttributeError(
         f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: 'pop' ({name}). "
         f"Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2).")
+
+
+def dict_read_after_pop_error(name):
+    """MindSpore 2.10's error for reading a dict argument or module-level dict after ``d.pop(k)`` in compiled code
+    (``len(d)``, ``return d``; recorded: ``@jit`` and GRAPH_MODE at LAX, and a helper function that returns it),
+    where its graph makes ``pop`` give the pair of the new dict and the item."""
+    return TypeError(
+        f"For 'TupleGetItem', input[0] should be Sequence, but got Int64. (`{name}` is read after `{name}.pop(...)` "
+        f"in compiled code, which MindSpore's graph does not support.) Keep the popped value, or build a new dict "
+        f"without the key: {{k: v for k, v in {name}.items() if k != key}}.")
 
 
 def warn_outside_changes(name):

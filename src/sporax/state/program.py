@@ -137,7 +137,7 @@ class Program:
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
                  "frozen_globals", "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last",
-                 "lazy_resumes", "returned_input")
+                 "lazy_resumes", "returned_input", "helper_replays")
 
     def __init__(self, name):
         self.name = name
@@ -159,6 +159,8 @@ class Program:
         self.returned_list = None
         # the module-level containers an eager rerun sees as first compiled (sporax.graph.attribute_views)
         self.frozen_globals = None
+        # the changes to outside lists that helpers make at every call (sporax.graph.helper_changes)
+        self.helper_replays = ()
         # ("state", i) or ("argument", i) when the program returns that input untouched (see returned_input)
         self.returned_input = None
         # Pending results (sporax.state.lazy): whether calls qualify (None: not decided yet), the output

@@ -27,6 +27,7 @@ Example:
 import ast
 import copy
 import operator
+import threading
 
 import jax
 
@@ -41,6 +42,7 @@ _OPERATORS = {"Add": operator.add, "Sub": operator.sub, "Mult": operator.mul, "D
               "BitXor": operator.xor, "LShift": operator.lshift, "RShift": operator.rshift}
 _SYMBOLS = {"Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%", "Pow": "**",
             "MatMult": "@", "BitAnd": "&", "BitOr": "|", "BitXor": "^", "LShift": "<<", "RShift": ">>"}
+_copies = threading.local()
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
@@ -158,8 +160,24 @@ def rewrite_augmented(function_node, names, runtime):
 
 
 def declared_global(value):
-    """A declared global read in compiled code: lists and dicts as shallow copies (their changes are dropped)."""
-    return copy.copy(value) if type(value) in (list, dict) else value
+    """A declared global read in compiled code: lists and dicts as shallow copies (their changes are dropped), a
+    helper's copy of one too (``sporax.graph.helper_changes``)."""
+    if getattr(type(value), "outside_copy", False):
+        return (list if isinstance(value, list) else dict)(value)
+    if type(value) not in (list, dict):
+        return value
+    copied = copy.copy(value)
+    found = getattr(_copies, "found", None)
+    if found is not None:
+        found[id(copied)] = (copied, value)
+    return copied
+
+
+def collect_copies(found):
+    """From now on ``declared_global`` notes in ``found`` each copy it makes: id -> (copy, the global)
+    (``outside_objects.Outside``: a compiled function that returns the declared global gives back the global
+    itself)."""
+    _copies.found = found
 
 
 def _traced(tensor):

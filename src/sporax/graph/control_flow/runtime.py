@@ -366,7 +366,11 @@ def call(function, *args, **kwargs):
         module = plain.__module__ or ""
         if not module.startswith(_LIBRARY_PREFIXES) and module != "sporax":
             from sporax.graph.control_flow.convert import converted
+            from sporax.graph.helper_changes import active
 
+            changes = active()
+            if changes is not None:  # MindSpore inlines the helper, on copies of the outside lists and dicts
+                return changes.call(converted(function, check_syntax=False), plain, args, kwargs)
             return converted(function, check_syntax=False)(*args, **kwargs)
     elif is_cell(function) and function._hooks is None and function._cast_type is None and \
             context.get_mode() != context.GRAPH_MODE:

@@ -202,3 +202,13 @@ def test_fixed_manager_without_overflow_drop_leaves_the_optimizer_scale(optimize
     assert float(loss.asnumpy()) == 2.5 and optimizer.loss_scale == optimizer_scale
     np.testing.assert_allclose(net.weight.asnumpy(), [weight], rtol=1e-5)
     np.testing.assert_allclose(net.bias.asnumpy(), [bias], rtol=1e-5)
+
+
+def test_update_cells_return_the_scale_as_given():
+    # recorded from MindSpore 2.10: get_loss_scale returns the constructor's value unconverted
+    assert repr(DynamicLossScaleUpdateCell(1024, 2, 10).get_loss_scale()) == "1024"
+    assert repr(DynamicLossScaleUpdateCell(2.5, 2, 10).get_loss_scale()) == "2.5"
+    assert repr(FixedLossScaleUpdateCell(64).get_loss_scale()) == "64"
+    assert repr(DynamicLossScaleManager(2 ** 10, 2, 3).get_update_cell().get_loss_scale()) == "1024"
+    with pytest.raises(TypeError, match="loss_scale_value"):
+        FixedLossScaleUpdateCell("64")

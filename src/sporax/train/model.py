@@ -206,12 +206,18 @@ class Model:
 
     def _end_epoch(self, epoch_number, callback, run_context, valid_dataset, valid_frequency, valid_sink_mode):
         params = run_context.original_args()
-        if valid_dataset is not None and (epoch_number % valid_frequency == 0 or epoch_number == params.epoch_num):
+        # As MindSpore: an int evaluates every that many epochs (the last epoch is not forced), a list at
+        # the epochs it names; the results reach only this epoch's callbacks.
+        due = (epoch_number % valid_frequency == 0 if isinstance(valid_frequency, int)
+               else epoch_number in valid_frequency)
+        if valid_dataset is not None and due:
             results = self._evaluate(valid_dataset, None, valid_sink_mode)
             params.metrics = results
             params.eval_results = results
             self._set_backbone_mode(self._train_network, True)
         callback.on_train_epoch_end(run_context)
+        params.pop("metrics", None)
+        params.pop("eval_results", None)
 
     def _train_steps(self, epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
                      valid_frequency, valid_sink_mode):
@@ -271,15 +277,20 @@ class Model:
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
-        """Train, and evaluate on ``valid_dataset`` every ``valid_frequency`` epochs.
+        """Train, and evaluate on ``valid_dataset`` every ``valid_frequency`` epochs (an int) or at the
+        epochs a list of ints names.
 
         The evaluation results reach callbacks as ``cb_params.metrics`` / ``eval_results``
         (LossMonitor prints them; EarlyStopping and ReduceLROnPlateau monitor ``eval_<name>``).
         """
         if valid_dataset is not None and not self._metric_fns:
             raise ValueError("For 'Model.fit', evaluating valid_dataset needs metrics: Model(..., metrics={...}).")
-        if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, int) or valid_frequency <= 0:
-            raise ValueError(f"For 'Model.fit', valid_frequency must be an int > 0, got {valid_frequency!r}.")
+        if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, (int, list)):
+            raise TypeError(f"For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got "
+                            f"type {type(valid_frequency)}.")
+        if isinstance(valid_frequency, int) and valid_frequency <= 0:
+            raise ValueError(f"For 'Model.fit', valid_frequency must be an int > 0 (evaluate every that many "
+                             f"epochs) or a list of epochs, got {valid_frequency!r}.")
         self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch,
                         valid_dataset, valid_frequency, valid_dataset_sink_mode)
 

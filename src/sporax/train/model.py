@@ -188,8 +188,10 @@ class Model:
         _claim_dataset(dataset, self)
         callback = CallbackList(callbacks)
         params = self._params(epoch, dataset, callback.callbacks, sink_mode, steps_per_epoch)
-        params.cur_step_num = initial_epoch * steps_per_epoch
-        params.initial_step = params.cur_step_num
+        # As MindSpore, the callbacks count the steps and epochs of this call (a resumed run's cur_step_num
+        # starts at 0, epoch_num is epoch - initial_epoch); the data resume at the first step of initial_epoch.
+        params.epoch_num = epoch - initial_epoch
+        start_step = initial_epoch * steps_per_epoch
         run_context = RunContext(params)
         if data_parallel.parameter_broadcast_enabled():
             data_parallel.broadcast_parameters(self._train_network.get_parameters())
@@ -197,10 +199,10 @@ class Model:
         with callback:
             callback.on_train_begin(run_context)
             if sink_mode:
-                self._train_sink(epoch, initial_epoch, dataset, steps_per_epoch, callback, run_context,
+                self._train_sink(epoch, initial_epoch, start_step, dataset, steps_per_epoch, callback, run_context,
                                  valid_dataset, valid_frequency, valid_sink_mode)
             else:
-                self._train_steps(epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
+                self._train_steps(epoch, initial_epoch, start_step, dataset, callback, run_context, valid_dataset,
                                   valid_frequency, valid_sink_mode)
             callback.on_train_end(run_context)
 
@@ -219,10 +221,10 @@ class Model:
         params.pop("metrics", None)
         params.pop("eval_results", None)
 
-    def _train_steps(self, epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
+    def _train_steps(self, epoch, initial_epoch, start_step, dataset, callback, run_context, valid_dataset,
                      valid_frequency, valid_sink_mode):
         params = run_context.original_args()
-        iterator = _training_iterator(dataset, params.cur_step_num, epoch - initial_epoch)
+        iterator = _training_iterator(dataset, start_step, epoch - initial_epoch)
         network = self._train_network
         for epoch_number in range(initial_epoch + 1, epoch + 1):
             params.cur_epoch_num = epoch_number
@@ -241,12 +243,12 @@ class Model:
             if run_context.get_stop_requested():
                 break
 
-    def _train_sink(self, epoch, initial_epoch, dataset, steps_per_epoch, callback, run_context, valid_dataset,
-                    valid_frequency, valid_sink_mode):
+    def _train_sink(self, epoch, initial_epoch, start_step, dataset, steps_per_epoch, callback, run_context,
+                    valid_dataset, valid_frequency, valid_sink_mode):
         params = run_context.original_args()
         loop = self._sink_loop(self._train_network)
         feeder = BlockFeeder(dataset, steps_per_epoch, blocks=epoch - initial_epoch,
-                             start_step=_start_step(dataset, params.cur_step_num))
+                             start_step=_start_step(dataset, start_step))
         try:
             for epoch_number in range(initial_epoch + 1, epoch + 1):
                 params.cur_epoch_num = epoch_number

@@ -60,6 +60,17 @@ def test_batch_rejects_ragged_rows_and_padded_batch_pads():
         [[[[0, 0], [0, 1]]], [[[0, 1, 2, 0], [0, 1, 2, 3]]]]
 
 
+def test_padded_batch_cuts_axes_longer_than_the_pad_shape():
+    def two_d():
+        yield (np.arange(6, dtype=np.int32).reshape(2, 3),)
+        yield (np.arange(4, dtype=np.int32).reshape(4, 1),)
+    batched = ds.GeneratorDataset(two_d, ["c"], shuffle=False).padded_batch(2, pad_info={"c": ([3, 2], -1)})
+    # recorded from MindSpore 2.10
+    assert rows(batched) == [[[[[0, 1], [3, 4], [-1, -1]], [[0, -1], [1, -1], [2, -1]]]]]
+    with pytest.raises(RuntimeError, match="rank"):
+        rows(ragged().padded_batch(2, pad_info={"v": ([2, 2], -1)}))
+
+
 def test_per_batch_map_columns_and_batch_info():
     data = abc(4).batch(2, per_batch_map=lambda a, info: ([x + 1 for x in a], [x * 0 for x in a]),
                         input_columns=["a"], output_columns=["a", "d"])

@@ -140,3 +140,14 @@ def test_one_hot_drops_unit_dimensions():
     np.testing.assert_array_equal(T.OneHot(4)(np.array([[1], [3]])), [[0, 1, 0, 0], [0, 0, 0, 1]])
     with pytest.raises(RuntimeError, match="scalar or 1-D"):
         T.OneHot(4)(np.array([[1, 0], [2, 3]]))
+
+
+def test_eager_transforms_return_int64_as_long_long():
+    # recorded from MindSpore 2.10 (reprs printed by its eager transforms): int64 data come back as C
+    # long long, which NumPy prints with its dtype, as the iterators' output_numpy rows
+    import sporax.dataset.text as text
+    pair = text.TruncateSequencePair(4)(np.array([1, 2, 3]), np.array([4, 5, 6]))
+    assert repr(pair) == "(array([1, 2], dtype=int64), array([4, 5], dtype=int64))"
+    assert repr(T.PadEnd([3], 0)(np.array([1]))) == "array([1, 0, 0], dtype=int64)"
+    assert repr(T.OneHot(3)(np.array([1, 0]))) == "array([[0, 1, 0],\n       [1, 0, 0]], dtype=int64)"
+    assert T.TypeCast(np.float32)(np.array([1])).dtype == np.float32

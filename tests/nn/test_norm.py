@@ -140,3 +140,17 @@ def test_batch_norm_data_format_refusals_match_mindspore_on_cpu():
         nn.BatchNorm2d(3, data_format="NHWC")
     with pytest.raises(ValueError, match=r"must be in '\['NCHW', 'NHWC'\]'"):
         nn.BatchNorm2d(3, data_format="NCWH")
+
+
+def test_batchnorm_momentum_attribute_is_the_new_statistics_weight():
+    # recorded from MindSpore 2.10: the attribute is 1 - momentum (BatchNorm's primitive convention), the repr
+    # shows the constructed value
+    bn = nn.BatchNorm2d(3, momentum=0.8)
+    assert bn.momentum == 1.0 - 0.8 and repr(bn.momentum) == "0.19999999999999996"
+    assert "momentum=0.8," in repr(bn)
+    assert nn.BatchNorm1d(3, momentum=0.7).momentum == 0.30000000000000004
+    # MindSpore builds its BatchNorm primitive at construction: setting the attribute later leaves the update
+    bn = nn.BatchNorm1d(2).set_train()
+    bn.momentum = 1.0
+    bn(Tensor(np.array([[1.0, 2.0], [3.0, 6.0]], np.float32)))
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), [0.2, 0.4], rtol=1e-6)

@@ -186,3 +186,29 @@ def test_converted_cells_keep_their_attributes(level):
     np.testing.assert_array_equal(out.asnumpy(), [[2.0, 2.0, 2.0]])
     with pytest.raises(AttributeError):
         _ = model.dense.no_such_attribute
+
+
+@pytest.mark.parametrize("optimizer_scale, weight, bias", [
+    (1.0, [-0.5714286, 0.1142857, 0.8, 1.4857143], 2.4),  # recorded from MindSpore 2.10: gradients stay scaled by 8
+    (8.0, [-0.0714286, 0.0142857, 0.1, 0.1857143], 0.3),  # the optimizer's loss_scale divides them back
+])
+def test_fixed_manager_without_overflow_drop_leaves_the_optimizer_scale(optimizer_scale, weight, bias):
+    net = nn.Dense(4, 1, weight_init="zeros", bias_init="zeros")
+    optimizer = nn.SGD(net.trainable_params(), 0.1, loss_scale=optimizer_scale)
+    step = build_train_network(net, optimizer, nn.MSELoss(), level="O0",
+                               loss_scale_manager=FixedLossScaleManager(8.0, drop_overflow_update=False))
+    loss = step(Tensor(np.linspace(-1, 1, 8).reshape(2, 4).astype(np.float32)),
+                Tensor(np.array([[1.0], [2.0]], np.float32)))
+    assert float(loss.asnumpy()) == 2.5 and optimizer.loss_scale == optimizer_scale
+    np.testing.assert_allclose(net.weight.asnumpy(), [weight], rtol=1e-5)
+    np.testing.assert_allclose(net.bias.asnumpy(), [bias], rtol=1e-5)
+
+
+def test_update_cells_return_the_scale_as_given():
+    # recorded from MindSpore 2.10: get_loss_scale returns the constructor's value unconverted
+    assert repr(DynamicLossScaleUpdateCell(1024, 2, 10).get_loss_scale()) == "1024"
+    assert repr(DynamicLossScaleUpdateCell(2.5, 2, 10).get_loss_scale()) == "2.5"
+    assert repr(FixedLossScaleUpdateCell(64).get_loss_scale()) == "64"
+    assert repr(DynamicLossScaleManager(2 ** 10, 2, 3).get_update_cell().get_loss_scale()) == "1024"
+    with pytest.raises(TypeError, match="loss_scale_value"):
+        FixedLossScaleUpdateCell("64")

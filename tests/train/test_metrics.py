@@ -44,6 +44,20 @@ def test_precision_recall_f1_match_mindspore():
     np.testing.assert_allclose(multilabel.eval(), [1.0, 0.5])
 
 
+def test_multilabel_precision_and_recall_are_per_sample_as_mindspore():
+    # recorded from MindSpore 2.10: one value per row, accumulated over updates; the average is their mean
+    batches = [(np.array([[0, 1, 1], [1, 0, 1]]), np.array([[0, 1, 1], [1, 0, 0]])),
+               (np.array([[1, 1, 0]]), np.array([[0, 1, 1]]))]
+    for metric, expected, average in ((Precision("multilabel"), [1.0, 0.5, 0.5], 2 / 3),
+                                      (Recall("multilabel"), [1.0, 1.0, 0.5], 5 / 6)):
+        metric.clear()
+        for predicted, actual in batches:
+            metric.update(predicted, actual)
+        np.testing.assert_allclose(metric.eval(), expected, rtol=1e-6)
+        assert metric.eval(average=True) == pytest.approx(average)
+    assert run(Precision("multilabel"), np.array([[0, 0]]), np.array([[1, 0]])).eval().tolist() == [0.0]
+
+
 def test_fbeta_against_formula():
     rng = np.random.default_rng(0)
     scores, labels = rng.random((50, 4)), rng.integers(0, 4, 50)

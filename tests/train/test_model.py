@@ -127,6 +127,53 @@ def test_eval_predict_and_fit(mode, capsys):
     assert model.eval(data())["loss"] < before["loss"]
 
 
+class _EpochMetrics(Callback):
+    def __init__(self):
+        self.seen = []
+
+    def on_train_epoch_end(self, run_context):
+        params = run_context.original_args()
+        self.seen.append((params.cur_epoch_num, "metrics" in params, "eval_results" in params))
+
+
+@pytest.mark.parametrize("frequency, evaluated", [(2, [2]), ([1, 3], [1, 3])])
+def test_fit_evaluates_at_mindspores_epochs_only(frequency, evaluated):
+    # recorded from MindSpore 2.10: an int evaluates every that many epochs (epoch 3 of 3 is not forced),
+    # a list at its epochs; the metrics reach that epoch's callbacks only
+    model, _ = make_model(metrics={"mae"})
+    recorder = _EpochMetrics()
+    model.fit(3, data(), data(), valid_frequency=frequency, callbacks=[recorder])
+    assert recorder.seen == [(epoch, epoch in evaluated, epoch in evaluated) for epoch in (1, 2, 3)]
+    with pytest.raises(TypeError, match="valid_frequency"):
+        model.fit(1, data(), data(), valid_frequency=1.5)
+    with pytest.raises(ValueError, match="valid_frequency"):
+        model.fit(1, data(), data(), valid_frequency=0)
+
+
+class _StepCounts(Callback):
+    def __init__(self):
+        self.seen = []
+
+    def on_train_begin(self, run_context):
+        params = run_context.original_args()
+        self.seen.append(("begin", params.cur_step_num, params.epoch_num))
+
+    def on_train_step_end(self, run_context):
+        params = run_context.original_args()
+        self.seen.append((params.cur_epoch_num, params.cur_step_num, float(params.train_dataset_element[0].asnumpy()[0, 0])))
+
+
+def test_resumed_training_counts_its_own_steps_as_mindspore():
+    # recorded from MindSpore 2.10 (train(4, initial_epoch=2) over 3 batches): cur_step_num starts at 0 and
+    # epoch_num is epoch - initial_epoch; the epochs keep their numbers 3 and 4
+    model, _ = make_model()
+    recorder = _StepCounts()
+    model.train(4, data(batch=10), callbacks=[recorder], initial_epoch=2)
+    first = [float(X[0, 0]), float(X[10, 0])]
+    assert recorder.seen == [("begin", 0, 2)] + [(3 + step // 2, step + 1, pytest.approx(first[step % 2]))
+                                                  for step in range(4)]
+
+
 def test_request_stop_ends_training():
     class StopAt3(Callback):
         def on_train_step_end(self, run_context):

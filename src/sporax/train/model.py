@@ -188,8 +188,10 @@ class Model:
         _claim_dataset(dataset, self)
         callback = CallbackList(callbacks)
         params = self._params(epoch, dataset, callback.callbacks, sink_mode, steps_per_epoch)
-        params.cur_step_num = initial_epoch * steps_per_epoch
-        params.initial_step = params.cur_step_num
+        # As MindSpore, the callbacks count the steps and epochs of this call (a resumed run's cur_step_num
+        # starts at 0, epoch_num is epoch - initial_epoch); the data resume at the first step of initial_epoch.
+        params.epoch_num = epoch - initial_epoch
+        start_step = initial_epoch * steps_per_epoch
         run_context = RunContext(params)
         if data_parallel.parameter_broadcast_enabled():
             data_parallel.broadcast_parameters(self._train_network.get_parameters())
@@ -197,26 +199,32 @@ class Model:
         with callback:
             callback.on_train_begin(run_context)
             if sink_mode:
-                self._train_sink(epoch, initial_epoch, dataset, steps_per_epoch, callback, run_context,
+                self._train_sink(epoch, initial_epoch, start_step, dataset, steps_per_epoch, callback, run_context,
                                  valid_dataset, valid_frequency, valid_sink_mode)
             else:
-                self._train_steps(epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
+                self._train_steps(epoch, initial_epoch, start_step, dataset, callback, run_context, valid_dataset,
                                   valid_frequency, valid_sink_mode)
             callback.on_train_end(run_context)
 
     def _end_epoch(self, epoch_number, callback, run_context, valid_dataset, valid_frequency, valid_sink_mode):
         params = run_context.original_args()
-        if valid_dataset is not None and (epoch_number % valid_frequency == 0 or epoch_number == params.epoch_num):
+        # As MindSpore: an int evaluates every that many epochs (the last epoch is not forced), a list at
+        # the epochs it names; the results reach only this epoch's callbacks.
+        due = (epoch_number % valid_frequency == 0 if isinstance(valid_frequency, int)
+               else epoch_number in valid_frequency)
+        if valid_dataset is not None and due:
             results = self._evaluate(valid_dataset, None, valid_sink_mode)
             params.metrics = results
             params.eval_results = results
             self._set_backbone_mode(self._train_network, True)
         callback.on_train_epoch_end(run_context)
+        params.pop("metrics", None)
+        params.pop("eval_results", None)
 
-    def _train_steps(self, epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
+    def _train_steps(self, epoch, initial_epoch, start_step, dataset, callback, run_context, valid_dataset,
                      valid_frequency, valid_sink_mode):
         params = run_context.original_args()
-        iterator = _training_iterator(dataset, params.cur_step_num, epoch - initial_epoch)
+        iterator = _training_iterator(dataset, start_step, epoch - initial_epoch)
         network = self._train_network
         for epoch_number in range(initial_epoch + 1, epoch + 1):
             params.cur_epoch_num = epoch_number
@@ -235,12 +243,12 @@ class Model:
             if run_context.get_stop_requested():
                 break
 
-    def _train_sink(self, epoch, initial_epoch, dataset, steps_per_epoch, callback, run_context, valid_dataset,
-                    valid_frequency, valid_sink_mode):
+    def _train_sink(self, epoch, initial_epoch, start_step, dataset, steps_per_epoch, callback, run_context,
+                    valid_dataset, valid_frequency, valid_sink_mode):
         params = run_context.original_args()
         loop = self._sink_loop(self._train_network)
         feeder = BlockFeeder(dataset, steps_per_epoch, blocks=epoch - initial_epoch,
-                             start_step=_start_step(dataset, params.cur_step_num))
+                             start_step=_start_step(dataset, start_step))
         try:
             for epoch_number in range(initial_epoch + 1, epoch + 1):
                 params.cur_epoch_num = epoch_number
@@ -271,15 +279,20 @@ class Model:
 
     def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
             dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
-        """Train, and evaluate on ``valid_dataset`` every ``valid_frequency`` epochs.
+        """Train, and evaluate on ``valid_dataset`` every ``valid_frequency`` epochs (an int) or at the
+        epochs a list of ints names.
 
         The evaluation results reach callbacks as ``cb_params.metrics`` / ``eval_results``
         (LossMonitor prints them; EarlyStopping and ReduceLROnPlateau monitor ``eval_<name>``).
         """
         if valid_dataset is not None and not self._metric_fns:
             raise ValueError("For 'Model.fit', evaluating valid_dataset needs metrics: Model(..., metrics={...}).")
-        if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, int) or valid_frequency <= 0:
-            raise ValueError(f"For 'Model.fit', valid_frequency must be an int > 0, got {valid_frequency!r}.")
+        if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, (int, list)):
+            raise TypeError(f"For 'Model.fit', the type of 'valid_frequency' must be a list or an integer, but got "
+                            f"type {type(valid_frequency)}.")
+        if isinstance(valid_frequency, int) and valid_frequency <= 0:
+            raise ValueError(f"For 'Model.fit', valid_frequency must be an int > 0 (evaluate every that many "
+                             f"epochs) or a list of epochs, got {valid_frequency!r}.")
         self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch,
                         valid_dataset, valid_frequency, valid_dataset_sink_mode)
 

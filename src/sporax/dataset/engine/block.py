@@ -163,7 +163,8 @@ def stack_rows(rows, column_name):
 
 
 def pad_rows(rows, shape, value, column_name):
-    """Pad each row (at the end of every axis) to ``shape`` with ``value`` and stack them."""
+    """Pad each row (at the end of every axis) to ``shape`` with ``value`` and stack them; as MindSpore, an
+    axis longer than the pad shape is cut to it."""
     rows = [to_array(row) for row in rows]
     if shape is None:
         shape = [max(row.shape[axis] for row in rows) for axis in range(rows[0].ndim)]
@@ -173,8 +174,10 @@ def pad_rows(rows, shape, value, column_name):
     out = np.empty((len(rows),) + tuple(shape), dtype=rows[0].dtype)
     out[...] = value if value is not None else 0
     for i, row in enumerate(rows):
-        if row.ndim != len(shape) or any(s > t for s, t in zip(row.shape, shape)):
-            raise RuntimeError(f"padded_batch: a row of column '{column_name}' has shape "
-                               f"{list(row.shape)}, larger than the pad shape {list(shape)}.")
-        out[(i,) + tuple(slice(0, s) for s in row.shape)] = row
+        if row.ndim != len(shape):
+            raise RuntimeError(f"padded_batch: the pad shape {list(shape)} of column '{column_name}' has rank "
+                               f"{len(shape)} but a row has shape {list(row.shape)} (rank {row.ndim}); give "
+                               "pad_info a shape of the column's rank.")
+        kept = tuple(slice(0, min(s, t)) for s, t in zip(row.shape, shape))
+        out[(i,) + kept] = row[kept]
     return out

@@ -62,8 +62,11 @@ class TensorOperation:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         call = cls.__dict__.get("__call__")
-        if call is not None and cls.__dict__.get("random", cls.random):
-            cls.__call__ = _eager_scoped(call)
+        if call is None:
+            return
+        if cls.__dict__.get("random", cls.random):
+            call = _eager_scoped(call)
+        cls.__call__ = _long_long_outputs(call)
 
     def __repr__(self):
         fields = ", ".join(f"{key}={value!r}" for key, value in vars(self).items() if not key.startswith("_"))
@@ -84,6 +87,24 @@ def _eager_scoped(call):
         with eager_call():
             return call(self, *args, **kwargs)
     return scoped
+
+
+def _as_long_long(value):
+    """An int64 array viewed as C ``long long``, as MindSpore's transforms return int64 data (NumPy then
+    prints ``array([1], dtype=int64)`` where a default-int array prints ``array([1])``); other values as is."""
+    if isinstance(value, np.ndarray) and value.dtype.char == "l" and value.dtype.itemsize == 8:
+        return value.view(np.longlong)
+    if type(value) in (tuple, list):
+        return type(value)(_as_long_long(item) for item in value)
+    return value
+
+
+def _long_long_outputs(call):
+    """``call`` with its int64 outputs in MindSpore's ``long long`` type (see ``_as_long_long``)."""
+    @functools.wraps(call)
+    def converted(self, *args, **kwargs):
+        return _as_long_long(call(self, *args, **kwargs))
+    return converted
 
 
 def to_array(value, op_name):

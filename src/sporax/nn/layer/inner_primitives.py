@@ -46,9 +46,9 @@ class InnerPrimitive:
 LAYER_PRIMITIVES = [
     (normalization.LayerNorm, "layer_norm",
      lambda cell: ops.LayerNorm(cell.begin_norm_axis, cell.begin_params_axis, cell.epsilon)),
-    # MindSpore's momentum is the moving statistics' own weight; its BatchNorm Primitive takes the batch's.
-    (normalization._BatchNorm, "bn_train", lambda cell: ops.BatchNorm(True, cell.eps, 1.0 - cell.momentum)),
-    (normalization._BatchNorm, "bn_infer", lambda cell: ops.BatchNorm(False, cell.eps, 1.0 - cell.momentum)),
+    # ``_keep`` is the constructed momentum (the moving statistics' own weight); the Primitive takes the batch's.
+    (normalization._BatchNorm, "bn_train", lambda cell: ops.BatchNorm(True, cell.eps, 1.0 - cell._keep)),
+    (normalization._BatchNorm, "bn_infer", lambda cell: ops.BatchNorm(False, cell.eps, 1.0 - cell._keep)),
     (conv.Conv2d, "conv2d", lambda cell: ops.Conv2D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
                                                      cell._pads, cell.stride, cell.dilation, cell.group)),
     (conv.Conv2d, "bias_add", lambda cell: ops.BiasAdd()),

@@ -16,9 +16,10 @@ from sporax.ops.functional.normalization import _batch_norm, _layer_norm_kernel,
 from sporax.ops import layer_forms
 
 
-def statistics_repr(cell):
-    """``extend_repr`` of the norms with moving statistics (BatchNorm, InstanceNorm)."""
-    return (f"num_features={cell.num_features}, eps={cell.eps}, momentum={cell.momentum}, gamma={cell.gamma}, "
+def statistics_repr(cell, momentum=None):
+    """``extend_repr`` of the norms with moving statistics (BatchNorm, InstanceNorm); ``momentum`` as constructed."""
+    momentum = cell.momentum if momentum is None else momentum
+    return (f"num_features={cell.num_features}, eps={cell.eps}, momentum={momentum}, gamma={cell.gamma}, "
             f"beta={cell.beta}, moving_mean={cell.moving_mean}, moving_variance={cell.moving_variance}")
 
 
@@ -43,7 +44,11 @@ class _BatchNorm(Cell):
             raise TypeError(f"For '{name}', the 'use_batch_statistics' must be bool or None, but got "
                             f"{type(use_batch_statistics).__name__}.")
         layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"), channels_last=self._channels_last)
-        self.eps, self.momentum, self.affine = eps, momentum, affine
+        # As MindSpore, the attribute holds the weight of the *new* statistics (1 - momentum), the
+        # BatchNorm primitive's convention; its primitive is built here, so setting the attribute later does
+        # not change the update (``_keep``, the weight of the old statistics, is what construct uses).
+        self.eps, self.momentum, self.affine = eps, 1.0 - momentum, affine
+        self._keep = float(momentum)
         self.use_batch_statistics = use_batch_statistics
         self.format = data_format
         shape = (num_features,)
@@ -72,7 +77,7 @@ class _BatchNorm(Cell):
         values, channel_axis = (array, 3) if self.format == "NHWC" else layer_forms.channel_layout(x)
         output, new_mean, new_variance = _batch_norm(values, self.gamma._value, self.beta._value,
                                                      self.moving_mean._value, self.moving_variance._value,
-                                                     float(self.eps), float(self.momentum), bool(use_batch),
+                                                     float(self.eps), self._keep, bool(use_batch),
                                                      channel_axis)
         if use_batch:
             self.moving_mean.set_data(Tensor._wrap(new_mean))
@@ -81,7 +86,8 @@ class _BatchNorm(Cell):
             return Tensor._wrap(output)
         return layer_forms.like_input(output, channel_axis)
 
-    extend_repr = statistics_repr
+    def extend_repr(self):
+        return statistics_repr(self, 1.0 - self.momentum)
 
 
 class BatchNorm2d(_BatchNorm):

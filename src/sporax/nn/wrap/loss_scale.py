@@ -4,6 +4,8 @@ The gradients of ``loss * scale`` are unscaled and checked for overflow; on over
 optimizer update is skipped (``sporax.state.conditional.run_if``, no host round trip under
 jit) and the update Cell lowers the scale, which grows again after ``scale_window`` good steps.
 """
+import numbers
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -21,6 +23,14 @@ def all_finite(inputs):
     inputs = inputs if isinstance(inputs, (tuple, list)) else (inputs,)
     flags = [jnp.all(jnp.isfinite(value._value)) for value in inputs]
     return Tensor._wrap(jnp.all(jnp.stack(flags)) if flags else jnp.asarray(True))
+
+
+def _scale_value(cell_name, value):
+    """``loss_scale_value`` as given (a number or a scalar Tensor), checked."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Tensor)):
+        raise TypeError(f"For '{cell_name}', 'loss_scale_value' must be a number (int or float), but got "
+                        f"{type(value).__name__}.")
+    return value
 
 
 class DynamicLossScaleUpdateCell(Cell):
@@ -43,7 +53,8 @@ class DynamicLossScaleUpdateCell(Cell):
         super().__init__()
         if scale_factor <= 1 or scale_window <= 0:
             raise ValueError("For 'DynamicLossScaleUpdateCell', scale_factor must be > 1 and scale_window > 0.")
-        self.loss_scale_value = float(loss_scale_value)
+        # kept as given (1024 stays an int), as MindSpore's get_loss_scale returns it
+        self.loss_scale_value = _scale_value("DynamicLossScaleUpdateCell", loss_scale_value)
         self.scale_factor = float(scale_factor)
         self.scale_window = int(scale_window)
         self.cur_iter = Parameter(Tensor(np.ones(1, np.int32)), name="current_iterator_step",
@@ -76,7 +87,7 @@ class FixedLossScaleUpdateCell(Cell):
 
     def __init__(self, loss_scale_value):
         super().__init__()
-        self.loss_scale_value = float(loss_scale_value)
+        self.loss_scale_value = _scale_value("FixedLossScaleUpdateCell", loss_scale_value)
 
     def get_loss_scale(self):
         return self.loss_scale_value

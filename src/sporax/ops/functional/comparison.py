@@ -275,7 +275,7 @@ _clip_tensor_by_value = clip_by_value
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):  # noqa: F811 (the face of the entry above)
-    """Clamp ``x`` (a Tensor, or a list/tuple of Tensors) into ``[clip_value_min, clip_value_max]``.
+    """Clamp ``x`` (a Tensor, or a list/tuple of Tensors: a tuple back) into ``[clip_value_min, clip_value_max]``.
 
     Unlike ``clamp``, the result keeps the dtype of ``x``.
 
@@ -286,5 +286,6 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):  # noqa: F811 (t
         [2, 5, 6]
     """
     if isinstance(x, (list, tuple)):
-        return type(x)(_clip_tensor_by_value(item, clip_value_min, clip_value_max) for item in x)
+        # a tuple for a list too, as MindSpore returns
+        return tuple(_clip_tensor_by_value(item, clip_value_min, clip_value_max) for item in x)
     return _clip_tensor_by_value(x, clip_value_min, clip_value_max)

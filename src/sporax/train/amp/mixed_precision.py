@@ -170,8 +170,8 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     if manager is None:
         train_network = TrainOneStepCell(network, optimizer)
     elif isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
-        optimizer.loss_scale = float(manager.get_loss_scale())
-        optimizer.reciprocal_scale = 1.0 / optimizer.loss_scale
+        # As MindSpore: the gradients stay scaled; the optimizer's own ``loss_scale`` (the user sets it to
+        # the manager's value) divides them back, so the optimizer is left as it was built.
         train_network = TrainOneStepCell(network, optimizer, sens=manager.get_loss_scale())
     else:
         train_network = TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=manager.get_update_cell())

@@ -64,7 +64,8 @@ class Accuracy(Metric):
 
 
 class _ConfusionCounts(Metric):
-    """Per-class true positives, predicted positives and actual positives."""
+    """Per-class true positives, predicted positives and actual positives ('classification'); per sample for
+    'multilabel', as MindSpore 2.10 counts there (its multilabel precision and recall are one value per row)."""
 
     def __init__(self, eval_type="classification"):
         super().__init__()
@@ -72,9 +73,9 @@ class _ConfusionCounts(Metric):
         self.clear()
 
     def clear(self):
-        self._true_positives = 0
-        self._predicted_positives = 0
-        self._actual_positives = 0
+        # multilabel: per-sample counts, concatenated by update
+        empty = np.zeros(0, np.int64) if self._type == "multilabel" else 0
+        self._true_positives = self._predicted_positives = self._actual_positives = empty
         self._samples = 0
 
     @rearrange_inputs
@@ -87,10 +88,25 @@ class _ConfusionCounts(Metric):
             predicted, labels, classes = _labels_and_classes(type(self).__name__, y_pred, y)
             predicted = np.eye(classes, dtype=np.int64)[predicted]
             actual = np.eye(classes, dtype=np.int64)[labels]
-        self._true_positives = self._true_positives + (predicted * actual).sum(axis=0)
-        self._predicted_positives = self._predicted_positives + predicted.sum(axis=0)
-        self._actual_positives = self._actual_positives + actual.sum(axis=0)
+        if self._type == "multilabel":
+            # one count per sample, appended batch after batch
+            counts = ((predicted * actual).sum(axis=1), predicted.sum(axis=1), actual.sum(axis=1))
+            self._true_positives, self._predicted_positives, self._actual_positives = (
+                np.concatenate([total, count]) for total, count in
+                zip((self._true_positives, self._predicted_positives, self._actual_positives), counts))
+        else:
+            self._true_positives = self._true_positives + (predicted * actual).sum(axis=0)
+            self._predicted_positives = self._predicted_positives + predicted.sum(axis=0)
+            self._actual_positives = self._actual_positives + actual.sum(axis=0)
         self._samples += predicted.shape[0]
+
+    def _ratio(self, positives, average):
+        """True positives over ``positives``, per class or per sample; ``average``: their mean."""
+        self._check_samples()
+        result = self._true_positives / (positives + _EPS)
+        if average and self._type == "multilabel":
+            return float(result.sum() / (result.size + _EPS))  # MindSpore's epsilon in the mean too
+        return float(result.mean()) if average else result
 
     def _check_samples(self):
         if self._samples == 0:
@@ -98,21 +114,17 @@ class _ConfusionCounts(Metric):
 
 
 class Precision(_ConfusionCounts):
-    """Per-class precision TP / (TP + FP); ``eval(average=True)`` gives their mean."""
+    """Per-class precision TP / (TP + FP) (per sample for 'multilabel'); ``eval(average=True)`` gives their mean."""
 
     def eval(self, average=False):
-        self._check_samples()
-        result = self._true_positives / (self._predicted_positives + _EPS)
-        return float(result.mean()) if average else result
+        return self._ratio(self._predicted_positives, average)
 
 
 class Recall(_ConfusionCounts):
-    """Per-class recall TP / (TP + FN); ``eval(average=True)`` gives their mean."""
+    """Per-class recall TP / (TP + FN) (per sample for 'multilabel'); ``eval(average=True)`` gives their mean."""
 
     def eval(self, average=False):
-        self._check_samples()
-        result = self._true_positives / (self._actual_positives + _EPS)
-        return float(result.mean()) if average else result
+        return self._ratio(self._actual_positives, average)
 
 
 class Fbeta(_ConfusionCounts):

@@ -42,7 +42,7 @@ from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
 from sporax.state.outside_reads import current_key, reads_inputs, trace_effects
 from sporax.state.reuse import function_identity, shared
-from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
+from sporax.state.scope import compiling_graph, is_tracing, recording_attribute_writes, traced_attributes
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
 
@@ -317,7 +317,7 @@ class GradFunction:
                 raise ValueError(f"For '{self.api}' with sens_param=True, the sensitivity must have the structure of "
                                  f"the function's output ({len(primal_leaves)} tensors), but got "
                                  f"{len(sens_leaves)} tensors.")
-            cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
+            cotangents = [grad_inputs.sensitivity(value, leaf, self.api, compiling_graph())
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
         lifted.write_back(new_values)

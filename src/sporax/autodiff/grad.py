@@ -42,7 +42,8 @@ from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
 from sporax.state.outside_reads import current_key, reads_inputs, trace_effects
 from sporax.state.reuse import function_identity, shared
-from sporax.state.scope import compiling_graph, is_tracing, recording_attribute_writes, traced_attributes
+from sporax.state.scope import (compiling_graph, forward_already_ran, is_tracing, recording_attribute_writes,
+                                traced_attributes)
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
 
@@ -320,7 +321,8 @@ class GradFunction:
             cotangents = [grad_inputs.sensitivity(value, leaf, self.api, compiling_graph())
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
-        lifted.write_back(new_values)
+        if not (compiling_graph() and not kwargs and is_cell(self.fn) and forward_already_ran(self.fn, args)):
+            lifted.write_back(new_values)  # else the graph's forward already ran: MindSpore moves states once
         position_grads = [jax.tree_util.tree_map(grad_inputs.float0_to_zeros, g, p)
                           for g, p in zip(position_grads, position_values)]
         weight_grads = [grad_inputs.float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]

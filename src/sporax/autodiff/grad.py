@@ -246,6 +246,7 @@ class GradFunction:
         position_values = [grad_inputs.primal(args[position]) for position in positions]
         weight_values = [current[index] for index in weight_index]
 
+        merged = compiling_graph() and not kwargs and is_cell(self.fn) and forward_already_ran(self.fn, args)
         lifted = Lift(fn, states, self.name)
         attribute_names = []  # Cell attributes set to a differentiated Tensor: set after the forward pass
 
@@ -321,7 +322,7 @@ class GradFunction:
             cotangents = [grad_inputs.sensitivity(value, leaf, self.api, compiling_graph())
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
-        if not (compiling_graph() and not kwargs and is_cell(self.fn) and forward_already_ran(self.fn, args)):
+        if not merged:
             lifted.write_back(new_values)  # else the graph's forward already ran: MindSpore moves states once
         position_grads = [jax.tree_util.tree_map(grad_inputs.float0_to_zeros, g, p)
                           for g, p in zip(position_grads, position_values)]

@@ -140,7 +140,7 @@ def _call_at_level(cell, args, kwargs, defer):
             require_owned(compiled.states(args, kwargs))
         outputs = run_construct(cell, args, kwargs)
         if not kwargs and compiling_graph():
-            note_cell_call(cell, args, compiled.states(args, kwargs))
+            note_cell_call(cell, args)
         return outputs
     if defer and len(args) == 1 and not kwargs and type(args[0]) is tuple and args[0] \
             and type(args[0][0]) is lazy.PendingTensor:

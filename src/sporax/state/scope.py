@@ -13,7 +13,7 @@ import contextlib
 import threading
 
 from sporax.core import jax_private
-from sporax.core.parameter import CREATION_LISTENERS, read_slot
+from sporax.core.parameter import CREATION_LISTENERS, slot_writes
 from sporax.core.tensor import Tensor
 
 
@@ -110,24 +110,24 @@ def is_branch_input(tensor):
     return scope is not None and id(tensor) in scope.branch_inputs
 
 
-def note_cell_call(cell, args, states):
-    """A Cell just ran inline in the running trace: remember its arguments and the values its ``states`` hold
-    after it (for ``forward_already_ran``)."""
+def note_cell_call(cell, args):
+    """A Cell just ran inline in the running trace: remember its arguments and how many Parameter writes had
+    happened by then (for ``forward_already_ran``)."""
     scope = current_scope()
     if scope is not None:
-        scope.calls[id(cell)] = (cell, args, tuple((state, read_slot(state)) for state in states))
+        scope.calls[id(cell)] = (cell, args, slot_writes[0])
 
 
 def forward_already_ran(cell, args):
-    """Whether the running trace's last call of ``cell`` had these very arguments and no state it holds changed
+    """Whether the running trace's last call of ``cell`` had these very arguments and no Parameter was written
     since. MindSpore's graph compiler merges ``loss = net(x)`` and a gradient of ``net`` at ``x`` that follows
-    into one forward pass (a BatchNorm in ``net`` moves its statistics once); PyNative runs both."""
+    into one forward pass (a BatchNorm in ``net`` moves its statistics once); PyNative runs both. Asked
+    before the gradient's own forward pass runs."""
     scope = current_scope()
     record = scope.calls.get(id(cell)) if scope is not None else None
-    if record is None or record[0] is not cell or len(record[1]) != len(args):
+    if record is None or record[0] is not cell or len(record[1]) != len(args) or record[2] != slot_writes[0]:
         return False
-    return (all(given is seen for given, seen in zip(args, record[1]))
-            and all(read_slot(state) is value for state, value in record[2]))
+    return all(given is seen for given, seen in zip(args, record[1]))
 
 
 def push_scope(owned_states, name, walked=None):

@@ -42,7 +42,8 @@ from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
 from sporax.state.outside_reads import current_key, reads_inputs, trace_effects
 from sporax.state.reuse import function_identity, shared
-from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
+from sporax.state.scope import (compiling_graph, forward_already_ran, is_tracing, recording_attribute_writes,
+                                traced_attributes)
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
 
@@ -245,6 +246,7 @@ class GradFunction:
         position_values = [grad_inputs.primal(args[position]) for position in positions]
         weight_values = [current[index] for index in weight_index]
 
+        merged = compiling_graph() and not kwargs and is_cell(self.fn) and forward_already_ran(self.fn, args)
         lifted = Lift(fn, states, self.name)
         attribute_names = []  # Cell attributes set to a differentiated Tensor: set after the forward pass
 
@@ -317,10 +319,11 @@ class GradFunction:
                 raise ValueError(f"For '{self.api}' with sens_param=True, the sensitivity must have the structure of "
                                  f"the function's output ({len(primal_leaves)} tensors), but got "
                                  f"{len(sens_leaves)} tensors.")
-            cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
+            cotangents = [grad_inputs.sensitivity(value, leaf, self.api, compiling_graph())
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
-        lifted.write_back(new_values)
+        if not merged:
+            lifted.write_back(new_values)  # else the graph's forward already ran: MindSpore moves states once
         position_grads = [jax.tree_util.tree_map(grad_inputs.float0_to_zeros, g, p)
                           for g, p in zip(position_grads, position_values)]
         weight_grads = [grad_inputs.float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]

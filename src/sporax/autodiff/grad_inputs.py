@@ -180,3 +180,31 @@ def differentiated_output(outputs, has_aux, api):
                            f"output, but got {type(outputs[1]).__name__} as its second output. (For '{api}': return "
                            "the aux values as Tensors or in a tuple, e.g. `return loss, (count,)`.)")
     return outputs[0]
+
+
+def sensitivity(value, output, api, graph):
+    """The cotangent a ``sens_param`` value seeds for one ``output`` array (its dtype and shape).
+
+    A value that broadcasts to the output's shape is broadcast. MindSpore 2.10 also takes a one-element
+    sensitivity for a scalar output (``F.tuple_to_array((sens,))`` seeding a scalar loss, as many
+    model-zoo training cells do), and in GRAPH_MODE one of the output's size whose shape differs only
+    by 1-sized axes ((4, 1) or (1, 4) for (4,)): the backward of the output's last op reshapes it.
+
+    Example:
+        >>> import jax.numpy as jnp
+        >>> sensitivity(jnp.array([2.0]), jnp.zeros(()), "GradOperation", graph=False).shape
+        ()
+    """
+    array = jnp.asarray(value, output.dtype)
+    if array.shape == output.shape:
+        return array
+    squeezed = tuple(size for size in array.shape if size != 1)
+    if array.size == output.size and (output.ndim == 0 or (graph and squeezed == tuple(
+            size for size in output.shape if size != 1))):
+        return array.reshape(output.shape)
+    try:
+        return jnp.broadcast_to(array, output.shape)
+    except ValueError:
+        raise ValueError(f"For '{api}' with sens_param=True, the sensitivity of shape {array.shape} does not fit "
+                         f"the output of shape {output.shape}: give a sensitivity of the output's shape (or one "
+                         "that broadcasts to it).") from None

@@ -99,6 +99,8 @@ def _initial_array(default_input):
 deferred_update = None
 read_slot = Tensor._array.__get__  # the slot itself, for the code that applies the update
 write_slot = Tensor._array.__set__
+# How many times a Parameter's value slot was rebound (``sporax.state.scope.forward_already_ran`` compares it).
+slot_writes = [0]
 
 
 # ``Parameter.data``'s maker, installed by ``sporax.state.views`` (core cannot import state).
@@ -163,6 +165,7 @@ class Parameter(Tensor):
     def _array(self, array):
         if deferred_update is not None:
             deferred_update()
+        slot_writes[0] += 1
         write_slot(self, array)
 
     # --- names and flags ------------------------------------------------------------------

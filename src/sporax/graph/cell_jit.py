@@ -18,7 +18,7 @@ from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned, walked_by_active_scope
 from sporax.state.program_cache import ProgramCache, state_arguments
 from sporax.state.returned_inputs import returned_input
-from sporax.state.scope import _stack as _scopes, is_tracing
+from sporax.state.scope import _stack as _scopes, compiling_graph, is_tracing, note_cell_call
 from sporax.state.world import before_first_compile, global_batch
 
 _ATTRIBUTE = "_sporax_compiled"
@@ -143,7 +143,10 @@ def _call_at_level(cell, args, kwargs, defer):
         # passes Parameters (lifted as its arguments).
         if not walked_by_active_scope(cell) or (compiled.lift_arguments and state_arguments(args, kwargs)):
             require_owned(compiled.states(args, kwargs))
-        return run_construct(cell, args, kwargs)
+        outputs = run_construct(cell, args, kwargs)
+        if not kwargs and compiling_graph():
+            note_cell_call(cell, args)
+        return outputs
     if defer and len(args) == 1 and not kwargs and type(args[0]) is tuple and args[0] \
             and type(args[0][0]) is lazy.PendingTensor:
         # An optimizer given pending gradients: one launch with their gradient call (sporax.state.lazy).

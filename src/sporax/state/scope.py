@@ -13,7 +13,7 @@ import contextlib
 import threading
 
 from sporax.core import jax_private
-from sporax.core.parameter import CREATION_LISTENERS
+from sporax.core.parameter import CREATION_LISTENERS, slot_writes
 from sporax.core.tensor import Tensor
 
 
@@ -22,9 +22,10 @@ class LiftScope:
     ``(structure version, ids of the Cells)`` whose trees the discovery of those Parameters walked, or None.
     ``joined``: whether a compiled join (``note_control_flow_join``) ran in it; ``updated``: ids of the Tensors
     that ``x += y`` updated in place in it; ``branch_inputs``: ids of the Tensors a converted branch's trace got
-    as its variables (``x += y`` may update those in place, though they hold the enclosing trace's values)."""
+    as its variables (``x += y`` may update those in place, though they hold the enclosing trace's values).
+    ``calls``: the last call of each Cell run inline in it (``note_cell_call``)."""
 
-    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs")
+    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs", "calls")
 
     def __init__(self, owned_states, name, walked=None):
         self.owned = {id(state) for state in owned_states}
@@ -34,6 +35,7 @@ class LiftScope:
         self.joined = False
         self.updated = set()
         self.branch_inputs = ()
+        self.calls = {}
 
 
 class _ScopeStack(threading.local):
@@ -106,6 +108,26 @@ def is_branch_input(tensor):
     """Whether ``tensor`` is one of the variables the running converted branch got (``LiftScope.branch_inputs``)."""
     scope = current_scope()
     return scope is not None and id(tensor) in scope.branch_inputs
+
+
+def note_cell_call(cell, args):
+    """A Cell just ran inline in the running trace: remember its arguments and how many Parameter writes had
+    happened by then (for ``forward_already_ran``)."""
+    scope = current_scope()
+    if scope is not None:
+        scope.calls[id(cell)] = (cell, args, slot_writes[0])
+
+
+def forward_already_ran(cell, args):
+    """Whether the running trace's last call of ``cell`` had these very arguments and no Parameter was written
+    since. MindSpore's graph compiler merges ``loss = net(x)`` and a gradient of ``net`` at ``x`` that follows
+    into one forward pass (a BatchNorm in ``net`` moves its statistics once); PyNative runs both. Asked
+    before the gradient's own forward pass runs."""
+    scope = current_scope()
+    record = scope.calls.get(id(cell)) if scope is not None else None
+    if record is None or record[0] is not cell or len(record[1]) != len(args) or record[2] != slot_writes[0]:
+        return False
+    return all(given is seen for given, seen in zip(args, record[1]))
 
 
 def push_scope(owned_states, name, walked=None):

@@ -70,3 +70,18 @@ def test_per_step_learning_rate_is_the_parameter_learning_rate():
     assert [parameter.name for parameter in optimizer.get_parameters()] == [
         "global_step", "weight", "bias", "beta1_power", "beta2_power", "moment1.weight", "moment1.bias",
         "moment2.weight", "moment2.bias", "learning_rate"]
+
+
+@pytest.mark.parametrize("make", [lambda params: nn.Adam(params, 0.01), lambda params: nn.Momentum(params, 0.1, 0.9),
+                                  lambda params: nn.FTRL(params)], ids=["Adam", "Momentum", "FTRL"])
+def test_a_gradient_count_other_than_the_parameters_raises_runtime_error(make):
+    """MindSpore 2.10 refuses gradients of more parameters than the optimizer holds (a GAN step differentiating
+    the generator's weights too) with RuntimeError ("For 'Map', the length of tuples must be the same")."""
+    first, second = nn.Dense(2, 2), nn.Dense(2, 3)
+    optimizer = make(first.trainable_params())
+    gradients = tuple(Tensor(np.ones(p.shape, np.float32)) for p in first.trainable_params() + second.trainable_params())
+    with pytest.raises(RuntimeError, match=r"updates 2 parameters but got 4 gradients"):
+        optimizer(gradients)
+    before = first.weight.asnumpy().copy()
+    optimizer(gradients[:2])
+    assert not np.allclose(first.weight.asnumpy(), before)

@@ -61,7 +61,7 @@ class FTRL(Optimizer):
 
     def construct(self, grads):
         # Decay (scaled by loss_scale, as MindSpore stores it) then unscale: g / loss_scale + decay * w.
-        grads = self.scale_grad(self.decay_weight(tuple(grads)))
+        grads = self.scale_grad(self.decay_weight(self._gradients_for_parameters(grads)))
         rate = self.get_lr()
         ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
         rates = (rate,) * len(self.parameters)

@@ -365,9 +365,19 @@ class Optimizer(CompiledStep):
             return gradients
         return tuple(gradient * self.reciprocal_scale for gradient in gradients)
 
+    def _gradients_for_parameters(self, gradients):
+        """``gradients`` as a tuple, one per parameter; a count that differs raises RuntimeError, as MindSpore's
+        optimizers (mapping the update over parameters and gradients) refuse it when compiling."""
+        gradients = tuple(gradients)
+        if len(gradients) != len(self.parameters):
+            raise RuntimeError(f"For '{type(self).__name__}', the optimizer updates {len(self.parameters)} parameters "
+                               f"but got {len(gradients)} gradients: differentiate with respect to the optimizer's "
+                               "parameters (e.g. GradOperation(get_by_list=True) over optimizer.parameters).")
+        return gradients
+
     def _advance(self, gradients):
         """What every built-in optimizer does first: scale, decay, and this step's learning rate."""
-        gradients = self.scale_grad(self.decay_weight(tuple(gradients)))
+        gradients = self.scale_grad(self.decay_weight(self._gradients_for_parameters(gradients)))
         rate = self.get_lr()
         ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
         if not self.is_group_lr:

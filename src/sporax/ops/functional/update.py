@@ -4,6 +4,8 @@ Each rule is written once here on plain arrays (``*_rule``), so the Primitive cl
 (``ApplyMomentum``, ``Adam`` ...) and the ``nn`` optimizers share it; the stores go through
 ``sporax.state.assign.write``.
 """
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -269,13 +271,22 @@ def rmsprop_rule(weight, mean_square, moment, learning_rate, gradient, decay, mo
                  mean_gradient=None):
     """RMSProp: ``mean_square = decay * ms + (1 - decay) * g**2``; ``moment = momentum * moment + lr * g /
     sqrt(ms + epsilon)``; ``weight -= moment``. Centered when ``mean_gradient`` is given (its square is taken
-    off the mean square). Returns ``(weight, mean_square, moment, mean_gradient)``."""
+    off the mean square). Returns ``(weight, mean_square, moment, mean_gradient)``.
+
+    Uncentered, MindSpore 2.10's CPU kernel divides by ``sqrt(ms) + epsilon`` in its vectorised loop (blocks of
+    8 floats from the start of the flattened tensor) and by ``sqrt(ms + epsilon)`` only in the last
+    ``size % 8`` elements; the rule does the same, so training with a large epsilon (InceptionV3's 1.0) follows
+    MindSpore step for step.
+    """
     mean_square = decay * mean_square + (1 - decay) * gradient * gradient
-    denominator = mean_square + epsilon
     if mean_gradient is not None:
         mean_gradient = decay * mean_gradient + (1 - decay) * gradient
-        denominator = denominator - mean_gradient * mean_gradient
-    moment = momentum * moment + learning_rate * gradient / jnp.sqrt(denominator)
+        root = jnp.sqrt(mean_square + epsilon - mean_gradient * mean_gradient)
+    else:
+        size = math.prod(jnp.shape(mean_square))
+        vectorised = jnp.arange(size).reshape(jnp.shape(mean_square)) < size // 8 * 8
+        root = jnp.where(vectorised, jnp.sqrt(mean_square) + epsilon, jnp.sqrt(mean_square + epsilon))
+    moment = momentum * moment + learning_rate * gradient / root
     return weight - moment, mean_square, moment, mean_gradient
 
 

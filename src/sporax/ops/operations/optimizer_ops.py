@@ -234,7 +234,8 @@ class ApplyCenteredRMSProp(_LockingUpdate):
 
 class ApplyRMSProp(_LockingUpdate):
     """RMSProp: ``mean_square = decay ms + (1 - decay) g**2``; ``moment = momentum moment + lr g /
-    sqrt(ms + epsilon)``; ``var -= moment``. Returns ``var``.
+    sqrt(ms + epsilon)``; ``var -= moment``. Returns ``var``. (Blocks of 8 elements divide by ``sqrt(ms) +
+    epsilon``, as MindSpore's CPU kernel: see ``rmsprop_rule``.)
 
     Args:
         use_locking (bool): Default: False.

@@ -152,32 +152,56 @@ class _BayesianLeNet(nn.Cell):
         return self.out(self.hidden(self.flatten(self.pool(self.conv(x)))))
 
 
+def _dense_network():
+    """Bayesian layers nested one Cell deep, so that WithBNNLossCell has to walk the sub-Cells."""
+    return nn.SequentialCell([nn.SequentialCell([bnn_layers.DenseLocalReparam(4, 5, activation="relu")]),
+                              bnn_layers.DenseReparam(5, 3)])
+
+
 def test_with_bnn_loss_cell_weighs_backbone_and_kl_losses():
-    network = _BayesianLeNet()
-    for layer in (network.conv, network.hidden, network.out):
+    network = _dense_network()
+    layers = (network[0][0], network[1])
+    for layer in layers:
         _fix_parameters(layer)
     loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     with_loss = bnn_layers.WithBNNLossCell(network, loss_fn, dnn_factor=0, bnn_factor=0.5)
-    assert with_loss.backbone_network is network and len(with_loss.kl_loss) == 3
+    assert with_loss.backbone_network is network and len(with_loss.kl_loss) == 2
     assert [p.name for p in with_loss.trainable_params()] == [p.name for p in network.trainable_params()]
-    x, label = Tensor(np.ones((2, 1, 6, 6), np.float32)), Tensor(np.array([0, 2], np.int32))
-    kl = sum(_closed_form_kl(layer) for layer in (network.conv, network.hidden, network.out))
+    x, label = Tensor(np.ones((2, 4), np.float32)), Tensor(np.array([0, 2], np.int32))
+    kl = sum(_closed_form_kl(layer) for layer in layers)
     np.testing.assert_allclose(float(with_loss(x, label).asnumpy()), 0.5 * kl, rtol=1e-5)
+    # dnn_factor weighs the backbone's loss: with bnn_factor 0 the loss is a positive cross entropy.
+    backbone_only = bnn_layers.WithBNNLossCell(network, loss_fn, dnn_factor=2, bnn_factor=0)
+    assert 0 < float(backbone_only(x, label).asnumpy()) < 0.5 * kl
 
 
+def _train(network, x, label, steps):
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    with_loss = bnn_layers.WithBNNLossCell(network, loss_fn, dnn_factor=1, bnn_factor=1e-3)
+    train = nn.TrainOneStepCell(with_loss, nn.Adam(network.trainable_params(), learning_rate=0.05))
+    losses = [float(train(x, label).asnumpy()) for _ in range(steps)]
+    assert np.isfinite(losses).all()
+    assert np.mean(losses[-3:]) < np.mean(losses[:3])
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_dense_bayesian_train_step_lowers_the_loss(mode):
+    ms.set_seed(1)
+    ms.set_context(mode=mode)
+    try:
+        x = Tensor(np.random.default_rng(0).normal(size=(6, 4)).astype(np.float32))
+        _train(_dense_network(), x, Tensor(np.array([0, 1, 2, 0, 1, 2], np.int32)), 10)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
 def test_bayesian_lenet_train_step_lowers_the_loss(mode):
     ms.set_seed(1)
     ms.set_context(mode=mode)
     try:
-        network = _BayesianLeNet()
-        loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
-        with_loss = bnn_layers.WithBNNLossCell(network, loss_fn, dnn_factor=1, bnn_factor=1e-3)
-        train = nn.TrainOneStepCell(with_loss, nn.Adam(network.trainable_params(), learning_rate=0.05))
         x = Tensor(np.random.default_rng(0).normal(size=(4, 1, 6, 6)).astype(np.float32))
-        label = Tensor(np.array([0, 1, 2, 0], np.int32))
-        losses = [float(train(x, label).asnumpy()) for _ in range(12)]
+        _train(_BayesianLeNet(), x, Tensor(np.array([0, 1, 2, 0], np.int32)), 12)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
-    assert np.isfinite(losses).all()
-    assert np.mean(losses[-3:]) < np.mean(losses[:3])

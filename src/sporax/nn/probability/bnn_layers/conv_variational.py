@@ -14,19 +14,11 @@ class ConvReparam(VariationalWeights, Conv2d):
     """A 2-D convolution with a kernel sampled from its posterior (reparameterisation).
 
     Args:
-        in_channels (int): C of the input.
-        out_channels (int): C of the output.
-        kernel_size (Union[int, tuple[int]]): (height, width) of the kernel.
-        stride (Union[int, tuple[int]]): the step of the kernel. Default: 1.
-        pad_mode (str): 'same', 'valid' or 'pad'. Default: 'same'.
-        padding (Union[int, tuple[int]]): with 'pad', one int or (top, bottom, left, right). Default: 0.
-        dilation (Union[int, tuple[int]]): spacing of the kernel taps. Default: 1.
-        group (int): split the channels into this many groups. Default: 1.
+        in_channels, out_channels, kernel_size, stride=1, pad_mode='same', padding=0, dilation=1, group=1:
+            the convolution's, as for ``nn.Conv2d``.
         has_bias (bool): whether a sampled bias is added. Default: False.
-        weight_prior_fn (Union[Cell, type]): the prior of the kernel (a normal one). Default: NormalPrior.
-        weight_posterior_fn (function): ``f(name, shape)`` returning the kernel posterior. Default: normal_post_fn.
-        bias_prior_fn (Union[Cell, type]): the prior of the bias. Default: NormalPrior.
-        bias_posterior_fn (function): ``f(name, shape)`` returning the bias posterior. Default: normal_post_fn.
+        weight_prior_fn, weight_posterior_fn, bias_prior_fn, bias_posterior_fn: the priors (normal ones) and the
+            posterior factories ``f(name, shape)`` of the kernel and the bias, as for ``DenseReparam``.
 
     Inputs:
         - **x** (Tensor) -- (N, in_channels, H, W).

@@ -91,6 +91,11 @@ def test_priors_and_posteriors():
     posterior = bnn_layers.NormalPosterior("w", [2, 3])
     assert _named_shapes(posterior) == [("w_mean", (2, 3)), ("w_untransformed_std", (2, 3))]
     assert posterior("get_dist_type") == "Normal"
+    mean, sd = posterior("get_dist_args")  # the trainable mean and the transformed standard deviation
+    np.testing.assert_array_equal(mean.asnumpy(), posterior.mean.asnumpy())
+    np.testing.assert_array_equal(sd.asnumpy(), posterior("sd").asnumpy())
+    with pytest.raises(TypeError, match="'get_dist_args' got an unknown parameter 'scale'"):
+        posterior.normal("get_dist_args", scale=sd)
     untransformed = posterior.untransformed_std.asnumpy()
     np.testing.assert_allclose(posterior("sd").asnumpy(), 1e-6 + np.log1p(np.exp(untransformed)), rtol=1e-5)
     # The default initializers: means ~ N(0, 0.1), untransformed standard deviations ~ N(-5, 0.1).

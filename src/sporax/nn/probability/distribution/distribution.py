@@ -172,6 +172,9 @@ class Distribution(Cell):
         own)."""
         values = list(args) + [None] * (len(self.parameter_names) - len(args))
         for key, value in kwargs.items():
+            if key not in self.parameter_names:
+                raise TypeError(f"For '{self.name}', 'get_dist_args' got an unknown parameter {key!r}: expected one "
+                                f"of {self.parameter_names}.")
             values[self.parameter_names.index(key)] = value
         params = self._check_param_type(*values)
         return params if isinstance(params, tuple) else (params,)

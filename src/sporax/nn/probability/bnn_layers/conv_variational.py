@@ -5,7 +5,7 @@ As in MindSpore 2.10 the layer is a ``Conv2d`` whose own ``weight`` (and ``bias`
 standard deviations.
 """
 from sporax import ops
-from sporax.nn.layer.conv import Conv2d
+from sporax.nn.layer.conv import Conv2d, positive_ints
 from sporax.nn.probability.bnn_layers.layer_distribution import NormalPrior, normal_post_fn
 from sporax.nn.probability.bnn_layers.variational_weights import VariationalWeights
 
@@ -36,6 +36,9 @@ class ConvReparam(VariationalWeights, Conv2d):
         if isinstance(group, int) and group > 0 and isinstance(in_channels, int) and in_channels % group:
             raise ValueError(f"For 'ConvReparam', the attr 'in_channels' must be divisible by attr 'group', but got "
                              f"'in_channels': {in_channels} and 'group': {group}.")
+        # Checked here so that the errors name this Cell rather than Conv2d.
+        kernel_size, stride, dilation = (positive_ints("ConvReparam", name, value, 2) for name, value in
+                                         (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation)))
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group,
                          has_bias, weight_init="normal", bias_init="zeros")
         self.weight.requires_grad = False

@@ -60,6 +60,7 @@ ALIASES = {
     "mindspore.nn.probability": "sporax.nn.probability",
     "mindspore.nn.probability.distribution": "sporax.nn.probability.distribution",
     "mindspore.nn.probability.bijector": "sporax.nn.probability.bijector",
+    "mindspore.nn.probability.bnn_layers": "sporax.nn.probability.bnn_layers",
     # Metrics live in sporax.train (MindSpore moved them to mindspore.train in 2.x).
     "mindspore.nn.metrics": "sporax.train",
     # --- mindspore.train: Model, callbacks, metrics, helpers; checkpoints live in sporax.io ---

@@ -1,5 +1,5 @@
-"""``mindspore.nn.probability``: probability distributions and bijectors (MindSpore 2.10 exposes these two;
-``bnn_layers`` is not offered).
+"""``mindspore.nn.probability``: probability distributions, bijectors and the Bayesian layers (``bnn_layers``,
+imported on demand as in MindSpore 2.10: ``from mindspore.nn.probability import bnn_layers``).
 
 Example:
     >>> from sporax.nn.probability import distribution

@@ -163,13 +163,20 @@ class Distribution(Cell):
         if dist != type(self).__name__:
             raise ValueError(f"Expected dist input is {type(self).__name__}, but got {dist}.")
 
-    def get_dist_type(self):
-        """The distribution's kind, e.g. 'Exponential'."""
+    def get_dist_type(self, *args, **kwargs):
+        """The distribution's kind, e.g. 'Exponential' (parameters given to the call do not change it)."""
         return type(self).__name__
 
-    def get_dist_args(self, *args):
-        """The parameters a call with ``args`` would use (given or own)."""
-        params = self._check_param_type(*args)
+    def get_dist_args(self, *args, **kwargs):
+        """The parameters a call with ``args`` (or keyword ``kwargs``, by parameter name) would use (given or
+        own)."""
+        values = list(args) + [None] * (len(self.parameter_names) - len(args))
+        for key, value in kwargs.items():
+            if key not in self.parameter_names:
+                raise TypeError(f"For '{self.name}', 'get_dist_args' got an unknown parameter {key!r}: expected one "
+                                f"of {self.parameter_names}.")
+            values[self.parameter_names.index(key)] = value
+        params = self._check_param_type(*values)
         return params if isinstance(params, tuple) else (params,)
 
     # --- the public methods -------------------------------------------------------------------------------

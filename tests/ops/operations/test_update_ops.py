@@ -1,5 +1,5 @@
 """FusedWeightScaleApplyMomentum (MindSpore runs it on GPU only) against nn.Momentum's documented steps in NumPy,
-eagerly and inside a compiled train step."""
+eagerly and inside a compiled train step; ApplyMomentum against MindSpore 2.10's recorded step."""
 import numpy as np
 import pytest
 
@@ -41,3 +41,32 @@ def test_fused_weight_scale_momentum_follows_nn_momentum(mode):
     weight, moment = _numpy_steps(start.astype(np.float64), 0.0, gradients, 0.01, 0.125, 0.1, 0.9)
     np.testing.assert_allclose(step.weight.asnumpy(), weight, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(step.moment.asnumpy(), moment, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+@pytest.mark.parametrize("use_nesterov", [False, True])
+def test_apply_momentum_one_step(mode, use_nesterov):
+    """Recorded on MindSpore 2.10 (CPU, both modes): var [1, -2], accum [0.5, 0.5], lr 0.1, grad [1, 0.5],
+    momentum 0.9 -> accum [1.45, 0.95], var [0.855, -2.095] for use_nesterov False AND True: its CPU kernel has
+    no Nesterov branch (mindyolo's nn.Momentum(use_nesterov=True) trains as plain momentum there). sporax
+    follows the documented rule var -= (grad + accum * momentum) * lr, as GPU/Ascend kernels do: a pinned
+    difference (tests/nn/test_optimizers.py pins it for nn.Momentum)."""
+    class Step(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.var = Parameter(Tensor(np.array([1.0, -2.0], np.float32)), name="var")
+            self.accum = Parameter(Tensor(np.array([0.5, 0.5], np.float32)), name="accum")
+            self.update = ops.ApplyMomentum(use_nesterov=use_nesterov)
+
+        def construct(self, gradient):
+            return self.update(self.var, self.accum, Tensor(0.1, ms.float32), gradient, Tensor(0.9, ms.float32))
+
+    step = Step()
+    ms.set_context(mode=mode)
+    try:
+        step(Tensor(np.array([1.0, 0.5], np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(step.accum.asnumpy(), [1.45, 0.95], rtol=1e-6)
+    expected = [1 - (1 + 1.45 * 0.9) * 0.1, -2 - (0.5 + 0.95 * 0.9) * 0.1] if use_nesterov else [0.855, -2.095]
+    np.testing.assert_allclose(step.var.asnumpy(), expected, rtol=1e-6)

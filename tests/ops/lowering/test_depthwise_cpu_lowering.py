@@ -16,9 +16,9 @@ from tests.ops.lowering.helpers import assert_weight_gradient_matches_finite_dif
 CASES = [  # (input shape, weight shape, strides, pads)
     ((2, 8, 8, 8), (8, 1, 3, 3), (1, 1), ((1, 1), (1, 1))),  # MobileNet 3x3
     ((2, 6, 9, 9), (6, 1, 3, 3), (2, 2), ((1, 1), (1, 1))),  # strided, odd size
-    ((1, 5, 11, 11), (5, 1, 5, 5), (2, 2), ((2, 2), (2, 2))),  # 5x5 stride 2 (mobilenet_v3)
+    ((1, 5, 11, 11), (5, 1, 5, 5), (2, 2), ((2, 2), (2, 2))),  # 5x5 stride 2 (mobilenet_v3): rows summed in a loop
     ((1, 4, 7, 10), (4, 1, 2, 4), (1, 3), ((2, 0), (1, 3))),  # non-square kernel, uneven pads
-    ((1, 3, 9, 8), (3, 1, 7, 7), (2, 1), ((3, 3), (3, 3))),  # 7x7 (ConvNeXt): rows summed in a loop
+    ((1, 3, 9, 8), (3, 1, 7, 7), (2, 1), ((3, 3), (3, 3))),  # 7x7 (ConvNeXt), strided rows
 ]
 
 

@@ -12,7 +12,7 @@ summed. XLA fuses the whole sum into one loop over the output; JAX's derivatives
 products and sums are again such loops (the input gradient a sum of padded, scaled copies of the
 output gradient, the weight gradient kh*kw reductions). XLA:CPU's grouped convolution instead runs
 one small matrix product per channel group, and its gradients are slower still.
-Kernels of more than ``MAX_UNROLLED_TAPS`` taps (7 x 7) add their rows in a ``fori_loop`` whose
+Kernels of more than ``MAX_UNROLLED_TAPS`` taps (5 x 5, 7 x 7) add their rows in a ``fori_loop`` whose
 body holds one row's kw taps (rematerialised, so the backward loop slices the padded input again
 instead of saving kh*kw windows); the terms are added in the same order as unrolled, so the value
 is the same bit for bit, and the input gradient differs from the unrolled one by float32 rounding.
@@ -21,11 +21,13 @@ Measured (``benchmarks/depthwise_conv.py``: the 11 depthwise layers of mindcv's 
 at batch 16, 224 x 224, forward + input and weight gradients in one jitted program; jaxlib 0.10.2,
 2-core AMD EPYC at load ~7-15): 5260 ms with the grouped convolution, 821 ms as shifted copies;
 compiling takes longer (0.1 -> 0.9 CPU s for those layers): the unrolled taps are more fusions.
-The unrolled 7 x 7 sum is what made ConvNeXt's steps slow to compile (``benchmarks/compile_time.md``):
-one 7 x 7 layer's forward plus both gradients (2 x 40 x 16 x 16) compiled in 2.35 CPU s unrolled,
-1.36 s as the row loop, and ran in 6.3 vs 3.5 ms; at 8 x 96 x 56 x 56 2.42 vs 1.27 s to compile
-and 423 vs 440 ms to run. 5 x 5 kernels gain nothing from the loop (1.03-1.14 vs 0.92-1.05 s,
-a run 1.8 vs 1.8 and 35.8 vs 37.3 ms) and 3 x 3 ones lose (0.61 vs 0.81 s, 40 vs 47 ms): they stay unrolled.
+The unrolled sums were most of the XLA compile of mindcv's depthwise models
+(``benchmarks/compile_time.md``, train step at 64 x 64, CPU s): convnextv2_atto (7 x 7) 71.9 -> 24.2,
+mixnet_s 114.6 -> 75.3 with 7 x 7 looped, mobilenet_v3_small_100 (5 x 5) 64.0 -> 40.0 with 5 x 5 looped.
+One 7 x 7 layer's forward plus both gradients (2 x 40 x 16 x 16) compiled in 2.35 CPU s unrolled,
+1.36 s as the row loop, and ran in 6.3 vs 3.5 ms; at 8 x 96 x 56 x 56 2.42 vs 1.27 s to compile and
+423 vs 440 ms to run; 5 x 5 at 8 x 240 x 14 x 14: 1.14 vs 1.05 s, 35.8 vs 37.3 ms. 3 x 3 kernels
+stay unrolled: the loop compiles and runs slower there (0.61 vs 0.81 s, 40 vs 47 ms at 8 x 72 x 56 x 56).
 """
 import jax
 import jax.numpy as jnp
@@ -33,8 +35,8 @@ from jax import lax
 
 # Taps above this count (a 7 x 7 kernel has 49) make the unrolled sum long to compile; XLA's form keeps them.
 MAX_TAPS = 49
-# Above this many taps (5 x 5), the kernel rows are summed in a loop (one row's taps unrolled in its body).
-MAX_UNROLLED_TAPS = 25
+# Above this many taps (3 x 3), the kernel rows are summed in a loop (one row's taps unrolled in its body).
+MAX_UNROLLED_TAPS = 9
 
 
 def applies(array, weight, strides, pads, dilation, groups, lhs_dilation):

@@ -23,7 +23,7 @@ at batch 16, 224 x 224, forward + input and weight gradients in one jitted progr
 compiling takes longer (0.1 -> 0.9 CPU s for those layers): the unrolled taps are more fusions.
 The unrolled sums were most of the XLA compile of mindcv's depthwise models
 (``benchmarks/compile_time.md``, train step at 64 x 64, CPU s): convnextv2_atto (7 x 7) 71.9 -> 24.2,
-mixnet_s 114.6 -> 75.3 with 7 x 7 looped, mobilenet_v3_small_100 (5 x 5) 64.0 -> 40.0 with 5 x 5 looped.
+mixnet_s 112.4 -> 72.4, mobilenet_v3_small_100 (5 x 5) 66.9 -> 40.0, the steps' run time the same or less.
 One 7 x 7 layer's forward plus both gradients (2 x 40 x 16 x 16) compiled in 2.35 CPU s unrolled,
 1.36 s as the row loop, and ran in 6.3 vs 3.5 ms; at 8 x 96 x 56 x 56 2.42 vs 1.27 s to compile and
 423 vs 440 ms to run; 5 x 5 at 8 x 240 x 14 x 14: 1.14 vs 1.05 s, 35.8 vs 37.3 ms. 3 x 3 kernels

@@ -16,8 +16,9 @@ from tests.ops.lowering.helpers import assert_weight_gradient_matches_finite_dif
 CASES = [  # (input shape, weight shape, strides, pads)
     ((2, 8, 8, 8), (8, 1, 3, 3), (1, 1), ((1, 1), (1, 1))),  # MobileNet 3x3
     ((2, 6, 9, 9), (6, 1, 3, 3), (2, 2), ((1, 1), (1, 1))),  # strided, odd size
-    ((1, 5, 11, 11), (5, 1, 5, 5), (2, 2), ((2, 2), (2, 2))),  # 5x5 stride 2 (mobilenet_v3)
+    ((1, 5, 11, 11), (5, 1, 5, 5), (2, 2), ((2, 2), (2, 2))),  # 5x5 stride 2 (mobilenet_v3): rows summed in a loop
     ((1, 4, 7, 10), (4, 1, 2, 4), (1, 3), ((2, 0), (1, 3))),  # non-square kernel, uneven pads
+    ((1, 3, 9, 8), (3, 1, 7, 7), (2, 1), ((3, 3), (3, 3))),  # 7x7 (ConvNeXt), strided rows
 ]
 
 
@@ -49,9 +50,10 @@ def test_value_and_gradients_match_xla(x_shape, w_shape, strides, pads):
 
 
 @pytest.mark.slow
-def test_second_order_and_forward_mode_match_xla():
-    x, w = random_pair((2, 4, 6, 6), (4, 1, 3, 3))
-    strides, pads = (2, 2), ((1, 1), (1, 1))
+@pytest.mark.parametrize("kernel", [3, 7])  # 7: the row loop
+def test_second_order_and_forward_mode_match_xla(kernel):
+    x, w = random_pair((2, 4, 6, 6), (4, 1, kernel, kernel))
+    strides, pads = (2, 2), ((kernel // 2,) * 2,) * 2
 
     def second(conv):  # d/dw of a gradient norm: reverse over reverse through both arguments
         def norm(w):
@@ -59,11 +61,27 @@ def test_second_order_and_forward_mode_match_xla():
             return jnp.sum(gx ** 2)
         return jax.grad(norm)(w)
     assert_close(second(depthwise_cpu.conv_depthwise), second(_plain))
-    tangents = random_pair((2, 4, 6, 6), (4, 1, 3, 3), seed=3)
+    tangents = random_pair((2, 4, 6, 6), (4, 1, kernel, kernel), seed=3)
     got = jax.jvp(lambda x, w: depthwise_cpu.conv_depthwise(x, w, strides, pads), (x, w), tangents)
     expected = jax.jvp(lambda x, w: _plain(x, w, strides, pads), (x, w), tangents)
     for got_part, expected_part in zip(got, expected):
         assert_close(got_part, expected_part)
+
+
+def test_row_loop_gives_the_unrolled_value_bit_for_bit(monkeypatch):
+    """7 x 7 taps summed row by row in a loop (a short program to compile) add in the unrolled order."""
+    x, w = random_pair((2, 3, 10, 9), (3, 1, 7, 7))
+    strides, pads = (1, 2), ((3, 3), (2, 4))
+
+    def traced():  # a new function each time: JAX caches traces per function
+        def conv(x, w):
+            return depthwise_cpu.conv_depthwise(x, w, strides, pads)
+        return str(jax.make_jaxpr(conv)(x, w)), np.asarray(jax.jit(conv)(x, w))
+    looped, got = traced()
+    monkeypatch.setattr(depthwise_cpu, "MAX_UNROLLED_TAPS", 49)
+    unrolled, expected = traced()
+    assert " scan[" in looped and " scan[" not in unrolled  # rows 1-6 in the loop
+    np.testing.assert_array_equal(got, expected)
 
 
 def test_weight_gradient_matches_finite_differences():

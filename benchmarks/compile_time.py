@@ -1,0 +1,151 @@
+"""GRAPH-mode compile time of a mindcv model's step: sporax's phases in process CPU time, and MindSpore's.
+
+One fresh process per measurement (``--child``), no persistent compilation cache (sporax's is
+pointed at an empty folder). The model is created as the ecosystem check does
+(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2, CE loss with label
+smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)`` after ``set_train(False)``)
+or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared, so every figure is
+the process's CPU time (``time.process_time``: all its threads), not wall time.
+
+sporax's first call is split at JAX's own monitoring events: ``trace`` is the CPU time from the call's
+start to the end of the last jaxpr trace (sporax's state discovery and the Python of every
+``construct`` run inside it), ``lower`` to the end of the last MLIR lowering, ``compile`` to the end
+of the last XLA backend compile, ``run`` the rest (the first execution and sporax's host path). The
+events' wall seconds are printed beside them. ``step`` is the median CPU time of 5 later calls.
+With ``--ms-python`` the same step runs on MindSpore 2.10 (``ONEDNN_MAX_CPU_ISA=AVX2``, as the suite
+runs it): its first call's CPU time is its whole graph compile plus the first run (MindSpore has no
+phase events to split it).
+
+    PYTHONPATH=src python3 benchmarks/compile_time.py resnet18:64:eval resnet18:64:train \\
+        convnextv2_atto:64:train mixnet_s:64:train mobilenet_v3_small_100:64:train --ms-python /tmp/ms/bin/python
+
+``--env NAME=VALUE`` sets a variable in sporax's children (``SPORAX_PLAIN_LOWERING=conv`` to see what
+sporax's CPU convolution forms cost, ``XLA_FLAGS=...`` to try an XLA option). mindcv is read from
+``--ecosys`` (default ``../shared/external/ecosys``) with its third-party imports from ``--deps``.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# ``../shared`` beside the checkout (a worktree one level deeper sees it two levels up)
+DEFAULT_ECOSYS = next((path for path in (os.path.normpath(os.path.join(HERE, *[".."] * up, "shared", "external",
+                                                                        "ecosys")) for up in (2, 3))
+                       if os.path.isdir(path)), os.path.join(HERE, "..", "..", "shared", "external", "ecosys"))
+PHASE_EVENTS = {"/jax/core/compile/jaxpr_trace_duration": "trace",
+                "/jax/core/compile/jaxpr_to_mlir_module_duration": "lower",
+                "/jax/core/compile/backend_compile_duration": "compile"}
+
+
+def build_step(name, size, phase, mindspore):
+    """The call to time: ``model(x)`` (eval) or a ``TrainOneStepCell`` step (train), made as cv_model.py makes it."""
+    import numpy as np
+    from mindcv.loss import create_loss
+    from mindcv.models import create_model
+    from mindcv.optim import create_optimizer
+
+    mindspore.set_context(mode=mindspore.GRAPH_MODE)
+    mindspore.set_seed(0)
+    np.random.seed(0)
+    model = create_model(model_name=name, pretrained=False, num_classes=10)
+    x = mindspore.Tensor(np.random.rand(2, 3, size, size), mindspore.float32)
+    y = mindspore.Tensor(np.random.randint(0, 10, (2,)), mindspore.int32)
+    if phase == "eval":
+        model.set_train(False)
+        return lambda: model(x).asnumpy()
+    model.set_train(True)
+    optimizer = create_optimizer(model.trainable_params(), opt="adamw", lr=1e-3, weight_decay=0.05)
+    loss = create_loss(name="CE", label_smoothing=0.1)
+    step = mindspore.nn.TrainOneStepCell(mindspore.nn.WithLossCell(model, loss), optimizer)
+    return lambda: step(x, y).asnumpy()
+
+
+def child(spec, contender):
+    """Measure one ``name:size:phase`` in this process and print its figures as one JSON line."""
+    name, size, phase = spec.split(":")
+    ends = {}
+    if contender == "sporax":
+        import sporax.compat
+        sporax.compat.install()
+        from jax import monitoring
+
+        def listener(event, duration, **_):
+            if event in PHASE_EVENTS:
+                label = PHASE_EVENTS[event]
+                ends[label] = time.process_time()
+                ends[label + "_wall"] = ends.get(label + "_wall", 0.0) + duration
+        monitoring.register_event_duration_secs_listener(listener)
+    import mindspore
+    run = build_step(name, int(size), phase, mindspore)
+    ends.clear()
+    started = time.process_time()
+    run()
+    first = time.process_time() - started
+    steps = []
+    for _ in range(5):
+        begin = time.process_time()
+        run()
+        steps.append(time.process_time() - begin)
+    figures = {"first": first, "step": statistics.median(steps)}
+    mark = started
+    for label in ("trace", "lower", "compile"):
+        figures[label] = ends.get(label, mark) - mark
+        figures[label + "_wall"] = ends.get(label + "_wall", 0.0)
+        mark = ends.get(label, mark)
+    figures["run"] = started + first - mark
+    print(json.dumps(figures), flush=True)
+
+
+def measure(spec, contender, python, options):
+    """Run one child process and return its figures."""
+    path = [options.deps, os.path.join(options.ecosys, "mindcv")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path + [os.environ.get("PYTHONPATH", "")]))
+    with tempfile.TemporaryDirectory(prefix="sporax-compile-time-") as cache:
+        if contender == "sporax":
+            env["SPORAX_COMPILATION_CACHE_DIR"] = cache
+            env.update(variable.split("=", 1) for variable in options.env)
+        else:
+            env.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+        done = subprocess.run([python, os.path.abspath(__file__), "--child", spec, contender], env=env,
+                              capture_output=True, text=True, timeout=options.timeout)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"{contender} {spec} failed: {done.stderr[-1500:]}")
+    return json.loads(lines[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("specs", nargs="*", metavar="NAME:SIZE:PHASE", help="phase: eval or train")
+    parser.add_argument("--ms-python", help="also MindSpore 2.10's step, run by this interpreter")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="an environment variable for sporax's children (repeatable)")
+    parser.add_argument("--ecosys", default=DEFAULT_ECOSYS, help="the folder holding mindcv/")
+    parser.add_argument("--deps", default="/tmp/ecosys-deps", help="mindcv's third-party imports")
+    parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.child:
+        child(*options.child)
+        return
+    if not os.path.isdir(os.path.join(options.ecosys, "mindcv")):
+        parser.error(f"no mindcv under {options.ecosys} (give --ecosys)")
+    for spec in options.specs:
+        r = measure(spec, "sporax", sys.executable, options)
+        print(f"{spec:34s} sporax    first {r['first']:6.1f} CPU s = trace {r['trace']:5.1f} + lower {r['lower']:5.1f}"
+              f" + compile {r['compile']:5.1f} + run {r['run']:5.1f}; step {1000 * r['step']:7.1f} ms"
+              f"  (wall: trace {r['trace_wall']:.1f}, lower {r['lower_wall']:.1f}, compile {r['compile_wall']:.1f};"
+              f" load {os.getloadavg()[0]:.1f})", flush=True)
+        if options.ms_python:
+            r = measure(spec, "mindspore", options.ms_python, options)
+            print(f"{spec:34s} MindSpore first {r['first']:6.1f} CPU s; step {1000 * r['step']:7.1f} ms"
+                  f"  (load {os.getloadavg()[0]:.1f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()

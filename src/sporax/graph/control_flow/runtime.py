@@ -18,7 +18,7 @@ import numpy as np
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
-from sporax.graph.control_flow import interpreted_calls, loops, switch, tracing
+from sporax.graph.control_flow import call_arguments, interpreted_calls, loops, switch, tracing
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
@@ -346,7 +346,18 @@ _SCALAR_BUILTINS = (float, int, complex)
 
 
 def call(function, *args, **kwargs):
-    """A call in converted code: user functions and methods run converted, everything else as is."""
+    """A call in converted code: user functions and methods run converted, everything else as is; arguments
+    that do not fit a Python function raise MindSpore's graph errors (``call_arguments``)."""
+    try:
+        return _call(function, args, kwargs)
+    except TypeError:
+        error = call_arguments.graph_error(function, args, kwargs)
+        if error is None:
+            raise
+        raise error from None
+
+
+def _call(function, args, kwargs):
     if function in _SCALAR_BUILTINS and len(args) == 1 and not kwargs and isinstance(args[0], np.ndarray) \
             and args[0].size == 1:
         # MindSpore's graph converts a one-element array (`float(x.asnumpy())` on shape (1,));

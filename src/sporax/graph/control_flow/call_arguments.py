@@ -1,0 +1,51 @@
+"""Calls whose arguments do not fit the callee, in compiled code.
+
+MindSpore's graph compiler binds a Python function's arguments itself and raises its own errors where Python
+raises TypeError (recorded on MindSpore 2.10: ``ops.max(x, axis=1, keep_dims=True)`` in a GRAPH-mode construct
+or an ``ms.jit`` function is a RuntimeError "Got an unexpected keyword argument 'keep_dims'"; the same call in
+PyNative is Python's TypeError). A Tensor method keeps Python's TypeError there, as in MindSpore.
+"""
+import inspect
+import types
+
+from sporax.core.tensor import Tensor
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def graph_error(function, args, kwargs):
+    """The error MindSpore's graph raises for calling ``function`` with ``args`` and ``kwargs``; None where they
+    fit its parameters (a TypeError raised inside the call stays as it is) or ``function`` is not a Python
+    function or method (a Cell, a primitive, a Tensor method)."""
+    plain = getattr(function, "__func__", function)
+    if not isinstance(plain, types.FunctionType) or isinstance(getattr(function, "__self__", None), Tensor):
+        return None
+    try:
+        signature = inspect.signature(function)
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        pass  # the arguments do not fit: build MindSpore's error below
+    except ValueError:
+        return None  # no signature to check against
+    else:
+        return None
+    parameters = list(signature.parameters.values())
+    kinds = {parameter.kind for parameter in parameters}
+    positional = [parameter for parameter in parameters if parameter.kind in _POSITIONAL]
+    if len(args) > len(positional) and inspect.Parameter.VAR_POSITIONAL not in kinds:
+        return RuntimeError(f"Function:{plain.__name__} takes {len(positional)} positional arguments, but "
+                            f"{len(args)} were given.")
+    for parameter in positional[:len(args)]:
+        if parameter.name in kwargs:
+            return TypeError(f"Multiply values for specific argument: {parameter.name}")
+    by_keyword = {parameter.name for parameter in parameters
+                  if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)}
+    for name in kwargs:
+        if name not in by_keyword and inspect.Parameter.VAR_KEYWORD not in kinds:
+            return RuntimeError(f"Got an unexpected keyword argument '{name}'")
+    given = {parameter.name for parameter in positional[:len(args)]} | set(kwargs)
+    for parameter in parameters:
+        if parameter.default is parameter.empty and parameter.kind in (*_POSITIONAL, inspect.Parameter.KEYWORD_ONLY) \
+                and parameter.name not in given:
+            return RuntimeError(f"Miss argument input for parameter:{parameter.name}")
+    return None

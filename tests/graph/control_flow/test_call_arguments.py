@@ -1,6 +1,7 @@
 """A call whose arguments do not fit a Python function, in compiled code (a GRAPH_MODE construct, ``ms.jit``):
 MindSpore's graph compiler binds the arguments itself and raises its own errors, where PyNative raises Python's
-TypeError. Each row below is recorded on MindSpore 2.10 (its "Function:helper_2" carries a graph node number,
+TypeError (a function of plain positional parameters called positionally compares the counts: TypeError). Each
+row below is recorded on MindSpore 2.10 (its "Function:helper_2" carries a graph node number,
 which sporax leaves out)."""
 import numpy as np
 import pytest
@@ -18,6 +19,10 @@ def helper(a, b=1):
 
 def keyword_only(a, *, scale):
     return a * scale
+
+
+def fixed(a, b):
+    return a * b
 
 
 class OpsKeyword(nn.Cell):
@@ -43,6 +48,21 @@ class MissingKeywordOnly(nn.Cell):
 class MissingPositional(nn.Cell):
     def construct(self, x):
         return helper()
+
+
+class FixedArityFewer(nn.Cell):
+    def construct(self, x):
+        return fixed(x)
+
+
+class FixedArityMore(nn.Cell):
+    def construct(self, x):
+        return fixed(x, x, x)
+
+
+class FixedArityByKeyword(nn.Cell):
+    def construct(self, x):
+        return fixed(a=x)
 
 
 class TwiceGiven(nn.Cell):
@@ -74,6 +94,11 @@ GRAPH_ERRORS = [
     (TooManyPositional, RuntimeError, r"^Function:helper takes 2 positional arguments, but 3 were given\."),
     (MissingKeywordOnly, RuntimeError, "^Miss argument input for parameter:scale"),
     (MissingPositional, RuntimeError, "^Miss argument input for parameter:a"),
+    (FixedArityFewer, TypeError, "^The parameters number of the function is 2, but the number of provided arguments "
+                                 "is 1."),
+    (FixedArityMore, TypeError, "^The parameters number of the function is 2, but the number of provided arguments "
+                                "is 3."),
+    (FixedArityByKeyword, RuntimeError, "^Miss argument input for parameter:b"),
     (TwiceGiven, TypeError, "^Multiply values for specific argument: b"),
     (MethodKeyword, RuntimeError, "^Got an unexpected keyword argument 'bad'"),
     (TensorMethodKeyword, TypeError, "foo"),  # a Tensor method keeps its TypeError in MindSpore's graph too

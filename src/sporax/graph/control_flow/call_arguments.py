@@ -32,6 +32,10 @@ def graph_error(function, args, kwargs):
     parameters = list(signature.parameters.values())
     kinds = {parameter.kind for parameter in parameters}
     positional = [parameter for parameter in parameters if parameter.kind in _POSITIONAL]
+    if not kwargs and len(positional) == len(parameters) and all(p.default is p.empty for p in positional):
+        # a function of plain positional parameters only: MindSpore compares the counts
+        return TypeError(f"The parameters number of the function is {len(positional)}, but the number of provided "
+                         f"arguments is {len(args)}.")
     if len(args) > len(positional) and inspect.Parameter.VAR_POSITIONAL not in kinds:
         return RuntimeError(f"Function:{plain.__name__} takes {len(positional)} positional arguments, but "
                             f"{len(args)} were given.")

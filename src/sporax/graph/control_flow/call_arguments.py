@@ -32,7 +32,8 @@ def graph_error(function, args, kwargs):
     parameters = list(signature.parameters.values())
     kinds = {parameter.kind for parameter in parameters}
     positional = [parameter for parameter in parameters if parameter.kind in _POSITIONAL]
-    if not kwargs and len(positional) == len(parameters) and all(p.default is p.empty for p in positional):
+    required_only = all(parameter.default is parameter.empty for parameter in positional)
+    if not kwargs and len(positional) == len(parameters) and required_only:
         # a function of plain positional parameters only: MindSpore compares the counts
         return TypeError(f"The parameters number of the function is {len(positional)}, but the number of provided "
                          f"arguments is {len(args)}.")

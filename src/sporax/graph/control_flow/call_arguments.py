@@ -22,12 +22,9 @@ def graph_error(function, args, kwargs):
         return None
     try:
         signature = inspect.signature(function)
-        signature.bind(*args, **kwargs)
-    except TypeError:
-        pass  # the arguments do not fit: build MindSpore's error below
     except ValueError:
         return None  # no signature to check against
-    else:
+    if _fits(signature, args, kwargs):
         return None
     parameters = list(signature.parameters.values())
     kinds = {parameter.kind for parameter in parameters}
@@ -54,3 +51,12 @@ def graph_error(function, args, kwargs):
                 and parameter.name not in given:
             return RuntimeError(f"Miss argument input for parameter:{parameter.name}")
     return None
+
+
+def _fits(signature, args, kwargs):
+    """Whether ``args`` and ``kwargs`` bind to ``signature`` as Python would bind them."""
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True

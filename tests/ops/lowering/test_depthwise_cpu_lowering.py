@@ -100,8 +100,10 @@ def test_applies_only_to_one_group_per_channel_float32_convolutions():
     assert not depthwise_cpu.applies(grouped, grouped_w, (1, 1), pads, None, 4, None)  # two channels per group
     multiplier, multiplier_w = random_pair((1, 8, 8, 8), (16, 1, 3, 3))
     assert not depthwise_cpu.applies(multiplier, multiplier_w, (1, 1), pads, None, 8, None)  # channel multiplier
-    wide, wide_w = random_pair((1, 8, 16, 16), (8, 1, 9, 9))
-    assert not depthwise_cpu.applies(wide, wide_w, (1, 1), ((4, 4), (4, 4)), None, 8, None)  # 81 taps
+    nine, nine_w = random_pair((1, 8, 16, 16), (8, 1, 9, 9))
+    assert depthwise_cpu.applies(nine, nine_w, (1, 1), ((4, 4), (4, 4)), None, 8, None)  # 81 taps (mixnet)
+    wide, wide_w = random_pair((1, 8, 16, 16), (8, 1, 11, 11))
+    assert not depthwise_cpu.applies(wide, wide_w, (1, 1), ((5, 5), (5, 5)), None, 8, None)  # 121 taps
 
 
 def _program(x, w):

@@ -12,7 +12,7 @@ summed. XLA fuses the whole sum into one loop over the output; JAX's derivatives
 products and sums are again such loops (the input gradient a sum of padded, scaled copies of the
 output gradient, the weight gradient kh*kw reductions). XLA:CPU's grouped convolution instead runs
 one small matrix product per channel group, and its gradients are slower still.
-Kernels of more than ``MAX_UNROLLED_TAPS`` taps (5 x 5, 7 x 7) add their rows in a ``fori_loop`` whose
+Kernels of more than ``MAX_UNROLLED_TAPS`` taps (5 x 5, 7 x 7, 9 x 9) add their rows in a ``fori_loop`` whose
 body holds one row's kw taps (rematerialised, so the backward loop slices the padded input again
 instead of saving kh*kw windows); the terms are added in the same order as unrolled, so the value
 is the same bit for bit, and the input gradient differs from the unrolled one by float32 rounding.
@@ -33,8 +33,9 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-# Taps above this count (a 7 x 7 kernel has 49) make the unrolled sum long to compile; XLA's form keeps them.
-MAX_TAPS = 49
+# Kernels up to 9 x 9 (mixnet's largest; its train step 166-181 -> 121-139 ms CPU at 64 px against XLA's grouped
+# form, first call within 8%: benchmarks/compile_time.md); larger ones keep XLA's form (not measured).
+MAX_TAPS = 81
 # Above this many taps (3 x 3), the kernel rows are summed in a loop (one row's taps unrolled in its body).
 MAX_UNROLLED_TAPS = 9
 

@@ -331,6 +331,12 @@ class ControlFlowRewriter(ast.NodeTransformer):
             node.value = _call("result", node.value, _name(PENDING_ERRORS))
         return node
 
+    def visit_Raise(self, node):
+        self.generic_visit(node)
+        if node.exc is not None:  # MindSpore's graph words a constant raise's text its own way (raise_statement)
+            node.exc = ast.copy_location(_call("raised", node.exc), node.exc)
+        return node
+
     def visit_IfExp(self, node):
         self.generic_visit(node)
         return ast.copy_location(_call("if_exp", node.test, _thunk(node.body), _thunk(node.orelse),

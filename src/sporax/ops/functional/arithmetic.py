@@ -90,7 +90,7 @@ def _refuse_two_bools(op_name, x, y):
 
 
 def _xlogy_reference(input, other):
-    return np.where(input == 0, 0.0, input * np.log(other))
+    return input * np.log(other)
 
 
 def _xdivy_reference(x, y):
@@ -315,7 +315,8 @@ copysign = _binary_function("copysign", jnp.copysign, np.copysign,
                             inputs=("x", "other"))
 @jax.custom_jvp
 def _xlogy(input, other):
-    return jax.scipy.special.xlogy(input, other)
+    # MindSpore 2.10's kernel is the plain product: xlogy(0, 0) and xlogy(0, inf) are NaN there, not 0
+    return input * jnp.log(other)
 
 
 @_xlogy.defjvp
@@ -329,7 +330,8 @@ def _xlogy_jvp(primals, tangents):
 
 
 xlogy = _binary_function("xlogy", _xlogy, _xlogy_reference,
-                         "Return ``input * log(other)``, 0 where ``input`` is 0.", to_float=True,
+                         "Return ``input * log(other)`` (NaN at ``input`` 0, ``other`` 0, as MindSpore's kernel).",
+                         to_float=True,
                          samples=_POSITIVE_DIVISOR, primitive="Xlogy")
 
 

@@ -153,8 +153,15 @@ def test_errors_teach():
         nn.Conv2d(3, 4, 3, group=2)
     with pytest.raises(TypeError, match="dtype"):
         nn.Conv2d(2, 3, 3)(Tensor(np.ones((1, 2, 6, 6), np.float16)))
-    with pytest.raises(ValueError, match=r"\(N, 2, ...\)"):
-        nn.Conv2d(2, 3, 3)(Tensor(np.ones((1, 3, 6, 6), np.float32)))
+    with pytest.raises(ValueError, match=r"\(N, 2, ...\)"):  # MindSpore 2.10: ValueError for the rank
+        nn.Conv2d(2, 3, 3)(Tensor(np.ones((3, 6, 6), np.float32)))
+    # a channel mismatch, MindSpore 2.10 on CPU: RuntimeError from Conv2D's kernel (Conv1d, Conv2dTranspose too),
+    # ValueError from Conv3D's shape inference
+    for cls, shape in ((nn.Conv2d, (1, 3, 6, 6)), (nn.Conv1d, (1, 3, 6)), (nn.Conv2dTranspose, (1, 3, 6, 6))):
+        with pytest.raises(RuntimeError, match=r"has 3 channels but in_channels is 2.*\(N, 2, ...\)"):
+            cls(2, 3, 3)(Tensor(np.ones(shape, np.float32)))
+    with pytest.raises(ValueError, match="has 3 channels but in_channels is 2"):
+        nn.Conv3d(2, 3, 3)(Tensor(np.ones((1, 3, 4, 4, 4), np.float32)))
     # MindSpore 2.10 on CPU: ValueError "the "NHWC" format only support in GPU target"; other formats: ValueError.
     with pytest.raises(ValueError, match="'NHWC' format is only supported on the GPU target"):
         nn.Conv2d(2, 3, 3, data_format="NHWC")

@@ -132,9 +132,16 @@ class _Conv(Cell):
             if array.ndim != 4 or array.shape[3] != channels:
                 raise ValueError(f"For '{self._cell_name}', data_format='NHWC' takes an input of shape (N, H, W, "
                                  f"{channels}), got {tuple(array.shape)}.")
-        elif array.ndim != len(self._format) or array.shape[1] != channels:
+        elif array.ndim != len(self._format):
             raise ValueError(f"For '{self._cell_name}', the input must have shape (N, {channels}, ...), got "
                              f"{tuple(array.shape)}.")
+        elif array.shape[1] != channels:
+            # MindSpore 2.10 finds a channel mismatch in its 1-D/2-D kernels (RuntimeError), in Conv3D's shape
+            # inference (ValueError)
+            error = ValueError if len(self._format) == 5 else RuntimeError
+            raise error(f"For '{self._cell_name}', the input has {array.shape[1]} channels but in_channels is "
+                        f"{channels}: give it an input of shape (N, {channels}, ...) or build the layer with "
+                        f"in_channels={array.shape[1]}.")
         return array, weight
 
     def _bias(self):

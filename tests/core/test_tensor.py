@@ -88,3 +88,10 @@ def test_a_placeholder_without_shape_has_dynamic_rank():
     placeholder = Tensor(shape=None, dtype=ms.float32)
     assert placeholder.shape == (-2,) and placeholder.dtype == ms.float32
     assert Tensor(dtype=ms.float32).shape == (-2,)
+
+
+@pytest.mark.parametrize("data", [[[1, 2], [3]], [1, [2]], ((1.0,), (2.0, 3.0))])
+def test_a_ragged_nested_list_is_a_type_error(data):
+    # MindSpore 2.10: TypeError "For Tensor, the input_data is [[1, 2], [3]] that contain unsupported element."
+    with pytest.raises(TypeError, match=r"input_data is .* that contain unsupported element: .* rectangular"):
+        Tensor(data)

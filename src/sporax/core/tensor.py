@@ -322,7 +322,11 @@ def _as_array(data, dtype):
     if isinstance(data, (list, tuple, numbers.Number)):
         if target is None:
             target = mstype.to_numpy_dtype(_default_dtype_of_python(data))
-        values = np.asarray(_to_nested_numpy(data))
+        try:
+            values = np.asarray(_to_nested_numpy(data))
+        except ValueError:  # a ragged nesting: MindSpore 2.10 raises TypeError
+            raise TypeError(f"For Tensor, the input_data is {data} that contain unsupported element: nested lists "
+                            "or tuples must be rectangular (each inner one the same length).") from None
         # Cast after inference, so out-of-range values wrap as MindSpore's C cast does ([300] -> uint8 44).
         with np.errstate(invalid="ignore", over="ignore"):
             return _on_device(values if values.dtype == target else values.astype(target), copy=False)

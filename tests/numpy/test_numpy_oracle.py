@@ -86,3 +86,25 @@ def test_gradient_edge_order_other_than_one_refuses_as_mindspore(edge_order):
         mnp.gradient(ms.Tensor(np.arange(5.0, dtype=np.float32)), edge_order=edge_order)
     np.testing.assert_allclose(mnp.gradient(ms.Tensor(np.array([1.0, 2.0, 4.0, 7.0], np.float32))).asnumpy(),
                                [1.0, 1.5, 2.5, 3.0])
+
+
+# The container each multi-result function returns, recorded from MindSpore 2.10 (printed pages show it).
+CONTAINERS = [
+    ("mnp.meshgrid(mnp.arange(2), mnp.arange(3))", list),
+    ("mnp.meshgrid(mnp.arange(2), mnp.arange(2), sparse=True)", list),
+    ("mnp.gradient(mnp.array([[1.0, 2.0], [3.0, 5.0]]))", list),
+    ("mnp.gradient(mnp.array([1.0, 2.0, 4.0]))", ms.Tensor),
+    ("mnp.ix_(mnp.arange(2), mnp.arange(3))", tuple),
+    ("mnp.ogrid[0:2, 0:2]", list),
+    ("mnp.indices((2, 2))", list),
+    ("mnp.tril_indices(3)", tuple),
+    ("mnp.histogram(mnp.array([1.0, 2.0]))", tuple),
+    ("mnp.split(mnp.arange(4), 2)", tuple),
+    ("mnp.atleast_1d(mnp.arange(2), mnp.arange(2))", list),
+    ("mnp.broadcast_arrays(mnp.arange(2), mnp.arange(2))", list),
+]
+
+
+@pytest.mark.parametrize("call, container", CONTAINERS)
+def test_multi_result_functions_return_mindspores_container(call, container):
+    assert type(eval(call)) is container

@@ -87,7 +87,7 @@ _ROWS = [
     ("indices", "(dimensions, dtype=mindspore.int32, sparse=False)",
      lambda dimensions, dtype, sparse: list(jnp.indices(dimensions, dtype, sparse))),
     ("meshgrid", "(*xi, sparse=False, indexing='xy')",
-     lambda xi, sparse, indexing: tuple(jnp.meshgrid(*xi, sparse=sparse, indexing=indexing)), "", "xi"),
+     lambda xi, sparse, indexing: list(jnp.meshgrid(*xi, sparse=sparse, indexing=indexing)), "", "xi"),
     ("ix_", "(*args)", lambda args: jnp.ix_(*args), "", "args"),
     ("vander", "(x, N=None, increasing=False)", lambda x, N, increasing: jnp.vander(x, N, increasing), "x"),
     ("bartlett", "(M)", _window(jnp.bartlett)),

@@ -55,8 +55,7 @@ def _gradient(f, varargs, axis, edge_order):
         # MindSpore 2.10 raises NotImplementedError("edge_order != 1 not implemented") for every other value.
         raise NotImplementedError(f"mindspore.numpy.gradient: edge_order={edge_order!r} is not implemented (MindSpore "
                                   f"2.10 supports edge_order=1 only); call it with edge_order=1.")
-    result = jnp.gradient(_float(f), *varargs, axis=axis)
-    return tuple(result) if isinstance(result, list) else result
+    return jnp.gradient(_float(f), *varargs, axis=axis)  # several axes: a list, as MindSpore 2.10
 
 
 _ROWS = [

@@ -51,3 +51,15 @@ def test_float64_and_pipeline():
 def test_bad_arguments(make, error):
     with pytest.raises(error):
         make()
+
+
+def test_filter_banks_hold_exact_positive_zeros():
+    # MindSpore 2.10 prints these banks with plain 0. (no -0., no 1e-16 residue at the f_max bin)
+    mel = audio.melscale_fbanks(5, 0.0, 8000.0, 3, 16000)
+    recorded = [[0.0, 0.0, 0.0], [0.0, 0.89278233, 0.10721768], [0.0, 0.0, 0.983659], [0.0, 0.0, 0.4918294],
+                [0.0, 0.0, 0.0]]
+    np.testing.assert_allclose(mel, recorded, rtol=1e-5, atol=0)
+    linear = audio.linear_fbanks(5, 0.0, 8000.0, 3, 16000)
+    np.testing.assert_array_equal(linear, np.vstack([np.zeros(3), np.eye(3), np.zeros(3)]))
+    for bank in (mel, linear):
+        assert not np.signbit(bank).any()

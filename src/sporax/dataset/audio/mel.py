@@ -54,7 +54,8 @@ def _triangles(all_freqs, points):
     slopes = points[None, :] - all_freqs[:, None]
     down = -slopes[:, :-2] / widths[:-1]
     up = slopes[:, 2:] / widths[1:]
-    return np.maximum(0.0, np.minimum(down, up))
+    # + 0.0: a -0.0 (a zero slope negated) prints as 0., as MindSpore's bank does
+    return np.maximum(0.0, np.minimum(down, up)) + 0.0
 
 
 def _check_bank(name, n_freqs, f_min, f_max, n_filters, sample_rate):
@@ -71,6 +72,7 @@ def melscale_fbanks(n_freqs, f_min, f_max, n_mels, sample_rate, norm=NormType.NO
     all_freqs = np.linspace(0, sample_rate // 2, n_freqs)
     mels = np.linspace(_hz_to_mel(f_min, mel_type), _hz_to_mel(f_max, mel_type), n_mels + 2)
     points = _mel_to_hz(mels, mel_type)
+    points[0], points[-1] = f_min, f_max  # exact ends: the bin at f_max weighs 0, not a rounding residue
     bank = _triangles(all_freqs, points)
     if norm == NormType.SLANEY:
         bank *= (2.0 / (points[2:n_mels + 2] - points[:n_mels]))[None, :]

@@ -33,3 +33,17 @@ def test_spectrogram_kaiser_window_matches_mindspore():
     wave = np.sin(np.arange(40) / 3.0).astype(np.float32)
     got = audio.Spectrogram(n_fft=16, window=audio.WindowType.KAISER)(wave)
     np.testing.assert_allclose(got.ravel()[:12], KAISER, rtol=1e-5)
+
+
+@pytest.mark.parametrize("make, message", [  # MindSpore 2.10's messages, the actual type included
+    (lambda: audio.SlidingWindowCmn(cmn_window=1.5),
+     "Argument cmn_window with value 1.5 is not of type [<class 'int'>], but got <class 'float'>."),
+    (lambda: audio.SlidingWindowCmn(center=2),
+     "Argument center with value 2 is not of type [<class 'bool'>], but got <class 'int'>."),
+    (lambda: audio.TimeMasking(iid_masks=1),
+     "Argument iid_masks with value 1 is not of type [<class 'bool'>], but got <class 'int'>."),
+])
+def test_argument_type_errors_name_the_type_given(make, message):
+    with pytest.raises(TypeError) as caught:
+        make()
+    assert str(caught.value) == message

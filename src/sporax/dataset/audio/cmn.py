@@ -41,12 +41,14 @@ class SlidingWindowCmn(TensorOperation):
     def __init__(self, cmn_window=600, min_cmn_window=100, center=False, norm_vars=False):
         for name, value in (("cmn_window", cmn_window), ("min_cmn_window", min_cmn_window)):
             if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Argument {name} with value {value} is not of type [<class 'int'>].")
+                raise TypeError(f"Argument {name} with value {value} is not of type [<class 'int'>], but got "
+                                f"{type(value)}.")
             if value < 0:
                 raise ValueError(f"Input {name} is not within the required interval of [0, 2147483647].")
         for name, value in (("center", center), ("norm_vars", norm_vars)):
             if not isinstance(value, bool):
-                raise TypeError(f"Argument {name} with value {value} is not of type [<class 'bool'>].")
+                raise TypeError(f"Argument {name} with value {value} is not of type [<class 'bool'>], but got "
+                                f"{type(value)}.")
         self.cmn_window, self.min_cmn_window, self.center, self.norm_vars = cmn_window, min_cmn_window, center, norm_vars
 
     def __call__(self, features):

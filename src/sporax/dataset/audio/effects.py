@@ -165,7 +165,8 @@ class _AxisMasking(TensorOperation):
     def __init__(self, iid_masks, mask_param, mask_start, mask_value):
         name = type(self).__name__
         if not isinstance(iid_masks, bool):
-            raise TypeError(f"Argument iid_masks with value {iid_masks} is not of type [<class 'bool'>].")
+            raise TypeError(f"Argument iid_masks with value {iid_masks} is not of type [<class 'bool'>], but got "
+                            f"{type(iid_masks)}.")
         self.iid_masks = iid_masks
         self.mask_param = _non_negative_int(self._param_name, mask_param)
         self.mask_start = _non_negative_int("mask_start", mask_start)

@@ -62,6 +62,18 @@ def test_black_list_keeps_batchnorm_float32():
     assert nn.BatchNorm2d in get_black_list() and nn.Dense in get_white_list()
 
 
+def test_white_list_is_mindspores():
+    # MindSpore 2.10's amp.get_white_list(), in order: Cells, then Primitives
+    assert [cls.__name__ for cls in get_white_list()] == [
+        "Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose", "Conv3dTranspose", "Dense", "LSTMCell",
+        "RNNCell", "GRUCell", "Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "Conv2DBackpropInput",
+        "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger"]
+    network = nn.SequentialCell([nn.Conv3d(1, 2, 2), nn.ReLU()])
+    converted = auto_mixed_precision(network, "O1")  # the 3-D convolution runs in float16 too, hands back float32
+    jaxpr = jax.make_jaxpr(lambda a: converted(Tensor._wrap(a))._value)(np.ones((1, 1, 3, 3, 3), np.float32))
+    assert "float16" in str(jaxpr) and converted(Tensor(np.ones((1, 1, 3, 3, 3), np.float32))).dtype == sporax.float32
+
+
 def test_overflow_skips_update_then_scale_recovers(mode):
     net = nn.Dense(2, 1, weight_init=Tensor(np.ones((1, 2), np.float32)), bias_init="zeros")
     update = DynamicLossScaleUpdateCell(loss_scale_value=2 ** 10, scale_factor=2, scale_window=3)

@@ -103,8 +103,10 @@ write_slot = Tensor._array.__set__
 slot_writes = [0]
 
 
-# ``Parameter.data``'s maker, installed by ``sporax.state.views`` (core cannot import state).
+# ``Parameter.data``'s maker and ``set_data``'s store, installed by ``sporax.state.parameter_storage`` (core
+# cannot import state): Tensors sharing a Parameter's storage follow its writes, and ``set_data`` gives it new storage.
 data_view = None
+storage_replaced = None
 
 # Called with every new Parameter. ``sporax.state.scope`` registers one so that a Parameter created
 # while a trace runs (a Cell built inside ``ms.jit`` or ``construct``) belongs to that trace.
@@ -282,8 +284,9 @@ class Parameter(Tensor):
     # --- value ----------------------------------------------------------------------------
     @property
     def data(self):
-        """A plain Tensor sharing this Parameter's storage, as MindSpore's (``sporax.state.views`` keeps the two in
-        step: ``p.data[0] = 9`` changes ``p``); the Parameter itself until that module is loaded."""
+        """A plain Tensor sharing this Parameter's storage, as MindSpore's (``sporax.state.parameter_storage`` keeps
+        the two in step: ``p.data[0] = 9`` changes ``p``, an optimizer's step changes a held ``p.data``); the
+        Parameter itself until that module is loaded."""
         return self if data_view is None else data_view(self)
 
     @data.setter
@@ -295,14 +298,18 @@ class Parameter(Tensor):
         return Tensor._wrap(self._value)
 
     def set_data(self, data, slice_shape=False, sliced=False):
-        """Rebind the value to ``data`` cast to this parameter's dtype; returns self.
+        """Give this Parameter new storage: ``data``'s own, or a copy cast to this parameter's dtype; returns self.
+
+        As in MindSpore, Tensors that shared the old storage (a held ``p.data``, ``p[0]``) keep it and no longer
+        follow this Parameter, and a ``data`` Tensor of this dtype shares its storage with it from now on.
 
         Args:
             data (Union[Tensor, int, float]): the new value; its shape may differ (as in MindSpore).
             slice_shape (bool): accepted for the parallel modes. Default: False.
         """
+        source = None
         if isinstance(data, Tensor):
-            array = data._value
+            array = source = data._value
         elif isinstance(data, numbers.Real) and not isinstance(data, (bool, np.bool_)):
             array = Tensor(data)._value
         else:
@@ -311,7 +318,10 @@ class Parameter(Tensor):
         target = mstype.to_numpy_dtype(self.dtype)
         if array.dtype != target:
             array = array.astype(target)
-        self._array = array
+        if storage_replaced is None:
+            self._array = array
+        else:
+            storage_replaced(self, array, data if array is source else None)
         self._init = None
         self.sliced = sliced
         return self

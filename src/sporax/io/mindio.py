@@ -67,3 +67,46 @@ def mindio_preload(ckpt_file_name):
         return False
     module.preload(ckpt_file_name)
     return True
+
+
+class FileSystem:
+    """How checkpoints are written and read (``mindspore.common.file_system.FileSystem``): ``create(path,
+    *create_args)`` and ``open(path, *open_args)`` give file objects, ``backend`` names the provider.
+
+    A new one is the ordinary file system: Python's ``open`` with ``"ab"`` and ``"rb"``, backend ``"basic"``.
+    """
+
+    def __init__(self):
+        self.create = open
+        self.create_args = ("ab",)
+        self.open = open
+        self.open_args = ("rb",)
+        self.backend = "basic"
+
+
+def init_ckpt_file_system(fs):
+    """Point ``fs`` (a ``FileSystem``) at MindIO's files when MindIO is installed and starts, else at Python's.
+
+    As MindSpore's: with MindIO, ``create``/``open`` become its ``create_file``/``open_file`` (no extra
+    arguments) and ``backend`` becomes ``"mindio"``; otherwise ``create``/``open`` are ``open`` with ``"ab"``/``"rb"``
+    and ``backend`` is left as it was.
+
+    Args:
+        fs (FileSystem): the object to set up, changed in place.
+
+    Example:
+        >>> from sporax.io.mindio import FileSystem, init_ckpt_file_system
+        >>> fs = FileSystem()
+        >>> init_ckpt_file_system(fs)
+        >>> fs.open_args, fs.backend
+        (('rb',), 'basic')
+    """
+    module = _mindio()
+    if module is not None:
+        fs.create, fs.create_args = module.create_file, ()
+        fs.open, fs.open_args = module.open_file, ()
+        fs.backend = "mindio"
+        log.info("The weights are stored using MindIO as the backend.")
+        return
+    fs.create, fs.create_args = open, ("ab",)
+    fs.open, fs.open_args = open, ("rb",)

@@ -10,7 +10,10 @@ import jax.numpy as jnp
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import functional
+from sporax.core.parameter import Parameter
+from sporax.state import views
 from sporax.state.assign import rebind, write
+from sporax.state.parameter_storage import replace
 from sporax.core.random_state import next_key
 from sporax.ops.tensor_support import _find
 
@@ -53,9 +56,15 @@ def copy_(self, src, non_blocking=False):
 
 
 def assign_value(self, value):
-    """Make this tensor hold ``value``'s array (shape and dtype included); returns self."""
+    """Make this tensor hold ``value``'s array (shape and dtype included); returns self.
+
+    A Parameter gets ``value``'s storage, as with ``set_data`` (``sporax.state.parameter_storage``)."""
     if not isinstance(value, Tensor):
         value = Tensor(value)
+    if isinstance(self, Parameter) and views.concrete(self) and views.concrete(value):
+        replace(self, value._value, value)
+        self._init = None
+        return self
     return rebind(self, value._value, "Tensor.assign_value")
 
 

@@ -44,6 +44,7 @@ import numpy as np
 
 from sporax.core import jax_private, parameter as parameter_module
 from sporax.core.parameter import Parameter
+from sporax.state.parameter_storage import after_store, linked
 
 # A program whose held-back updates were applied on their own this many times in a row (something
 # reads the Parameters after every update, or the next program is not fused) runs at once from then on.
@@ -102,8 +103,8 @@ def defer(program, arrays):
     """
     global _pending
     if (not _settings["enabled"] or not program.deferrable or program.unfused_updates >= MAX_UNFUSED_UPDATES
-            or jax_private.is_transforming()):
-        return False
+            or jax_private.is_transforming() or linked(program.written)):
+        return False  # (a held ``p.data`` is a plain Tensor: reading it would not apply the update)
     with _lock:
         if _pending is not None:
             flush()
@@ -191,6 +192,7 @@ class Fused:
         readonly = list(map(read, self.readonly))
         leaves, new_values = self._donating(old, update.readonly, readonly, update.arrays, second_arrays)
         any(map(parameter_module.write_slot, self.written, new_values))  # each returns None: all run
+        after_store(self.written)
         return leaves
 
 

@@ -48,6 +48,7 @@ from sporax.core.tensor import Tensor
 from sporax.state import deferred
 from sporax.state.arguments import signature
 from sporax.state.discovery import change_count
+from sporax.state.parameter_storage import after_store
 from sporax.state.program import unshared
 
 _settings = {"enabled": True}
@@ -333,5 +334,6 @@ class _Step:
                                       list(map(_read_slot, self.readonly)), record.arrays)
         record.updated = True
         any(map(_write_slot, self.stored, new_values))  # Parameters (deferrable): each returns None
+        after_store(self.stored)
         for index, leaf in zip(self.others, leaves):
             record.leaves[index] = leaf

@@ -48,6 +48,7 @@ Example:
     3.0
 """
 from sporax.state.binding import Bound, detach_outputs, read_values
+from sporax.state.parameter_storage import after_store
 
 
 class Lift:
@@ -101,6 +102,7 @@ class Lift:
         for state, value, flag in zip(self.states, new_values, self.written):
             if flag:
                 state._array = value
+        after_store(self.written_states())
 
     def store_written(self, written_values):
         """Store ``written_values`` (one per written state, in order) into the written states."""
@@ -115,6 +117,7 @@ def store(written_states, written_values):
     """
     for state, value in zip(written_states, written_values):
         state._array = value
+    after_store(written_states)
 
 
 def lift(function, states, name=None):

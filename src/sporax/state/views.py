@@ -30,7 +30,7 @@ import numpy as np
 from jax.core import Tracer
 
 from sporax.core import jax_private
-from sporax.core import parameter as _parameter_module
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 
 
@@ -50,6 +50,9 @@ class Links:
 
 EAGER, TRACED = Links(), Links()
 _VIEWS_OF, _ROOT_OF = EAGER.views_of, EAGER.root_of
+# ids of the Parameters that are (or were lately) an eager root or view: a compiled program's write-back
+# (``sporax.state.parameter_storage.after_store``) looks at its states only while this is not empty
+LINKED_PARAMETERS = set()
 # id(view) -> (weakref to the view, its root's shape, select): the view's strides, which outlive its root (in
 # MindSpore a view keeps its storage)
 _LAYOUT_OF = {}
@@ -94,6 +97,9 @@ def record(base, view, select):
     root_of[key] = (reference, entry[0], select)
     if links is EAGER:
         _LAYOUT_OF[key] = (reference, tuple(root.shape), select)
+        for tensor in (root, view):
+            if isinstance(tensor, Parameter):
+                LINKED_PARAMETERS.add(id(tensor))
 
 
 def parent_of(tensor, links=EAGER):
@@ -210,26 +216,43 @@ def refresh(root, skip, links=EAGER):
                 continue
             view._array = values.astype(current.dtype) if values.dtype != current.dtype else values
         kept.append((reference, select))
-    entry[1][:] = kept
+    if kept:
+        entry[1][:] = kept
+    else:
+        links.views_of.pop(id(root), None)  # no live view left: later writes have nothing to refresh
 
 
-def _parameter_data(parameter):
-    """``Parameter.data``: a plain Tensor over the Parameter's storage, recorded as its whole view (MindSpore
-    prints and types it as a Tensor, and writes through it reach the Parameter); inside a trace, where compiled
-    code works on values, the Parameter itself."""
-    array = parameter._value
-    if isinstance(array, Tracer):
-        return parameter
-    view = Tensor._wrap(array)
-    record(parameter, view, _whole)
-    return view
-
-
-def _whole(array):
+def whole(array):
+    """The ``select`` of a view that is its root's whole storage (``Parameter.data``)."""
     return array
 
 
-_parameter_module.data_view = _parameter_data
+def detach(tensor):
+    """``tensor`` (a view) no longer shares its root's storage: it keeps its values, the root's writes skip it."""
+    entry = _ROOT_OF.pop(id(tensor), None)
+    root = None if entry is None else entry[1]()
+    views = _VIEWS_OF.get(id(root))
+    if views is not None and views[0]() is root:
+        views[1][:] = [item for item in views[1] if item[0]() not in (tensor, None)]
+
+
+def move_views(root, array):
+    """The live views of ``root`` (a Tensor whose slot gets new storage) share ``array`` from now on, as they
+    shared ``root``'s old storage: writes through one show in the others, ``root`` no longer sees them.
+
+    ``array`` is held by a hidden Tensor that only the views keep alive (their links hold it strongly)."""
+    entry = _VIEWS_OF.pop(id(root), None)
+    if entry is None or entry[0]() is not root:
+        return
+    hidden = Tensor._wrap(array)
+    held = lambda: hidden  # noqa: E731 - a strong reference where links keep a weak one
+    key = id(hidden)
+    views = [(reference, select) for reference, select in entry[1] if reference() is not None]
+    if not views:
+        return
+    _VIEWS_OF[key] = (weakref.ref(hidden, lambda _, key=key: _VIEWS_OF.pop(key, None)), views)
+    for reference, select in views:
+        _ROOT_OF[id(reference())] = (reference, held, select)
 
 
 def sharing_storage(run):

@@ -24,6 +24,7 @@ from sporax.graph.sink import BlockFeeder, SinkLoop
 from sporax.nn.cell import Cell
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.parallel import context_view, data_parallel
+from sporax.state import parameter_storage
 from sporax.train.amp import build_train_network
 from sporax.train.callback.base import CallbackList, CallbackParams, RunContext
 from sporax.train.metrics import Loss, get_metrics
@@ -368,7 +369,7 @@ class Model:
                 saved = [p._value for _, p in self._train_network.parameters_and_names()]
                 self._sink_loop(self._train_network)(block)
                 for (_, parameter), value in zip(self._train_network.parameters_and_names(), saved):
-                    parameter.set_data(Tensor._wrap(value))
+                    parameter_storage.update(parameter, value)  # build leaves the values as they were
         if valid_dataset is not None and self._eval_network is not None:
             self._eval_network.set_train(False)
             batch = next(iter(valid_dataset.create_tuple_iterator(num_epochs=1)))

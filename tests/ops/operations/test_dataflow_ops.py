@@ -25,8 +25,22 @@ def test_geswitch_and_merge_route_a_value_through_one_branch():
 def test_dtype_to_enum_gives_mindspores_type_ids():
     # values recorded from MindSpore 2.10's ops.DtypeToEnum
     expected = {ms.bool_: 30, ms.int8: 32, ms.int32: 34, ms.int64: 35, ms.uint8: 37, ms.float16: 42,
-                ms.float32: 43, ms.float64: 44, ms.bfloat16: 45, ms.complex64: 51, ms.string: 12, ms.list_: 13}
+                ms.float32: 43, ms.float64: 44, ms.bfloat16: 45, ms.complex64: 51, ms.string: 12, ms.list_: 13,
+                ms.float8_e4m3fn: 46, ms.float8_e5m2: 47, ms.hifloat8: 48}
     convert = ops.DtypeToEnum()
     assert {dtype: convert("Cast", "dtype", dtype) for dtype in expected} == expected
     with pytest.raises(TypeError, match="'Cast'.*'dtype'"):
         convert("Cast", "dtype", "float32")
+
+
+def test_pyexecute_keeps_mindspores_attributes_and_refuses_a_call_outside_a_graph():
+    # MindSpore 2.10 (CPU, PyNative): attrs {'side_effect_io': True, 'primitive_target': 'CPU'}; a call raises
+    # RuntimeError 'Invalid primitive:PyExecute'. The functional module serves the same objects as ops.
+    primitive = ops.PyExecute()
+    assert primitive.attrs == {"side_effect_io": True, "primitive_target": "CPU"}
+    with pytest.raises(RuntimeError, match="Invalid primitive:PyExecute"):
+        primitive("x + y", ("x", "y"), (1, 2))
+    from sporax.ops import functional
+
+    assert functional.DtypeToEnum is ops.DtypeToEnum and functional.UniqueConsecutive is ops.UniqueConsecutive
+    assert functional.ctc_greedy_decoder is ops.ctc_greedy_decoder

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from sporax.core.tensor import Tensor
+from sporax.state import parameter_storage
 from sporax.mint.optim.optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LinearLR", "ConstantLR", "CosineAnnealingLR",
@@ -24,7 +25,7 @@ def _current(optimizer):
 
 def _set(optimizer, values):
     for group, value in zip(optimizer.param_groups, values):
-        group["lr"].set_data(Tensor(np.array(value, np.float32)))
+        parameter_storage.update(group["lr"], Tensor(np.array(value, np.float32)))  # MindSpore assigns
 
 
 def _check_optimizer(optimizer, name):

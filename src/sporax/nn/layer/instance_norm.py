@@ -17,6 +17,7 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import make_parameter
 from sporax.nn.layer.normalization import statistics_repr
 from sporax.ops.functional.normalization import _group_norm_kernel, _statistics_dtype
+from sporax.state import parameter_storage
 
 
 @jax.jit
@@ -67,11 +68,9 @@ class _InstanceNorm(Cell):
         if self.training:
             mean, variance = _slice_statistics(array)
             keep = 1.0 - self.momentum
-            self.moving_mean.set_data(Tensor._wrap(
-                (keep * self.moving_mean._value + self.momentum * mean).astype(self.moving_mean._value.dtype)))
-            self.moving_variance.set_data(Tensor._wrap(
-                (keep * self.moving_variance._value + self.momentum * variance).astype(
-                    self.moving_variance._value.dtype)))
+            parameter_storage.update(self.moving_mean, keep * self.moving_mean._value + self.momentum * mean)
+            parameter_storage.update(self.moving_variance,
+                                     keep * self.moving_variance._value + self.momentum * variance)
         return Tensor._wrap(_group_norm_kernel(array, self.gamma._value, self.beta._value, self.num_features,
                                                float(self.eps)))
 

@@ -14,6 +14,7 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 from sporax.ops.functional.normalization import _batch_norm, _layer_norm_kernel, group_norm
 from sporax.ops import layer_forms
+from sporax.state import parameter_storage
 
 
 def statistics_repr(cell, momentum=None):
@@ -80,8 +81,9 @@ class _BatchNorm(Cell):
                                                      float(self.eps), self._keep, bool(use_batch),
                                                      channel_axis)
         if use_batch:
-            self.moving_mean.set_data(Tensor._wrap(new_mean))
-            self.moving_variance.set_data(Tensor._wrap(new_variance))
+            # in place, as MindSpore's kernel: a held moving_mean.data follows
+            parameter_storage.update(self.moving_mean, new_mean)
+            parameter_storage.update(self.moving_variance, new_variance)
         if self.format == "NHWC":
             return Tensor._wrap(output)
         return layer_forms.like_input(output, channel_axis)

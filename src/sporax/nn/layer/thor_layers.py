@@ -30,6 +30,7 @@ from sporax.core.tensor import Tensor
 from sporax.nn.layer.basic import Dense
 from sporax.nn.layer.conv import Conv2d
 from sporax.nn.layer.embedding import Embedding, EmbeddingLookup
+from sporax.state import parameter_storage
 from sporax.state.assign import write
 from sporax.state.scope import is_tracing
 
@@ -61,7 +62,7 @@ class _ThorStatistics:
             if pending:
                 for key, value in list(pending.items()):
                     parameter = self._params[key]
-                    parameter.set_data(Tensor(value.astype(mstype.to_numpy_dtype(parameter.dtype))))
+                    parameter_storage.update(parameter, Tensor(value))  # MindSpore's THOR assigns in place
                 pending.clear()
         return super().__getattr__(name)
 

@@ -166,6 +166,7 @@ from sporax.ops.operations.adafactor_ops import FusedAdaFactor, FusedAdaFactorWi
 from sporax.ops.operations.distorted_box_ops import SampleDistortedBoundingBoxV2
 from sporax.ops.operations.embedding_cache_ops import MapUniform
 from sporax.ops.operations.compile_hint_ops import Reusing
+from sporax.ops.operations.python_fallback_ops import PyExecute
 from sporax.ops.operations.expert_routing_ops import GroupTopk
 from sporax.ops.operations.update_ops import FusedWeightScaleApplyMomentum
 

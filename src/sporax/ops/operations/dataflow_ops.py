@@ -30,7 +30,7 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 # MindSpore's TypeId numbers (mindspore/core/ir/dtype/type_id.h) of the dtypes a user can name.
 _TYPE_IDS = {"Bool": 30, "Int8": 32, "Int16": 33, "Int32": 34, "Int64": 35, "UInt8": 37, "UInt16": 38,
              "UInt32": 39, "UInt64": 40, "Float16": 42, "Float32": 43, "Float64": 44, "BFloat16": 45,
-             "Float8E4M3FN": 46, "Float8E5M2": 47, "Complex64": 51, "Complex128": 52, "NoneType": 7,
+             "Float8E4M3FN": 46, "Float8E5M2": 47, "HiFloat8": 48, "Complex64": 51, "Complex128": 52, "NoneType": 7,
              "Number": 11, "String": 12, "List": 13, "Tuple": 14, "TensorType": 15}
 
 

@@ -11,3 +11,6 @@ from sporax.train.callback.summary import SummaryCollector
 from sporax.train.callback.backup import BackupAndRestore
 from sporax.train.callback.lr_scheduler import LearningRateScheduler
 from sporax.train.callback.on_request_exit import OnRequestExit
+from sporax.train.callback.flops import FlopsUtilizationCollector
+from sporax.train.callback.landscape import SummaryLandscape
+from sporax.train.ascend_services import TrainFaultTolerance

@@ -5,6 +5,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.state import parameter_storage
 from sporax.train.callback.base import Callback
 
 
@@ -33,4 +34,4 @@ class LearningRateScheduler(Callback):
         rate = float(learning_rate.asnumpy())
         new_rate = self.learning_rate_function(rate, params.cur_step_num)
         if not math.isclose(rate, new_rate, rel_tol=1e-10):
-            learning_rate.set_data(Tensor(np.float32(new_rate)))
+            parameter_storage.update(learning_rate, Tensor(np.float32(new_rate)))  # MindSpore assigns

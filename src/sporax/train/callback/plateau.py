@@ -4,6 +4,7 @@ import numpy as np
 from sporax import log
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.state import parameter_storage
 from sporax.train.callback.base import Callback, loss_value
 
 
@@ -157,7 +158,7 @@ class ReduceLROnPlateau(_Monitor):
         old = float(learning_rate.asnumpy())
         if old > self.min_lr:
             new = max(old * self.factor, self.min_lr)
-            learning_rate.set_data(Tensor(np.float32(new)))
+            parameter_storage.update(learning_rate, Tensor(np.float32(new)))  # MindSpore assigns
             if self.verbose:
                 print(f"Epoch {params['cur_epoch_num']:05d}: ReduceLROnPlateau reducing learning rate "
                       f"to {np.float32(new)}.", flush=True)

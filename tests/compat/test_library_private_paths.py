@@ -134,3 +134,28 @@ def test_param_info_and_manually_defined_paths(hook):
     assert ops_def.infer_value_for_BroadcastTo is infer_value_hook
     import sporax.ops.operations as operations
     assert "infer_value_for_BroadcastTo" not in vars(operations)  # the store stays on the MindSpore path
+
+
+def test_python_transform_helpers(hook):
+    """``mindspore.dataset.vision.py_transforms_util``'s array checks (mindarmour's perturbations import them);
+    results and errors recorded with MindSpore 2.10."""
+    from PIL import Image
+    from mindspore.dataset.vision.py_transforms_util import hwc_to_chw, is_numpy, is_pil
+
+    image = Image.new("RGB", (2, 2))
+    assert (is_numpy(np.zeros(2)), is_numpy([1]), is_numpy(image)) == (True, False, False)
+    assert (is_pil(image), is_pil(np.zeros(2))) == (True, False)
+    hwc = np.arange(24, dtype=np.uint8).reshape(2, 3, 4)
+    chw = hwc_to_chw(hwc)
+    assert chw.shape == (4, 2, 3) and chw.dtype == np.uint8 and chw.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(chw, hwc.transpose(2, 0, 1))
+    assert hwc_to_chw(np.arange(6).reshape(2, 3)).tolist() == [[0, 1, 2], [3, 4, 5]]
+    for bad, message in (([1, 2], "img should be NumPy array. Got <class 'list'>."),
+                         (np.zeros((1, 2, 3, 4)), "img dimension should be 2 or 3. Got 4."),
+                         (np.zeros(3), "img dimension should be 2 or 3. Got 1."),
+                         (image, "img should be NumPy array. Got <class 'PIL.Image.Image'>.")):
+        with pytest.raises(TypeError) as info:
+            hwc_to_chw(bad)
+        assert str(info.value) == message
+    with pytest.raises(ImportError, match="random_affine"):  # the module's other helpers are not served
+        from mindspore.dataset.vision.py_transforms_util import random_affine  # noqa: F401

@@ -314,6 +314,8 @@ PRIVATE_HOMES = {
     "mindspore.nn.wrap.cell_wrapper": "sporax.nn.wrap.micro_batch",
     "mindspore.ops.function.nn_func": "sporax.ops.functional.multihead_attention_pieces",
     "mindspore.train.summary.summary_record": "sporax.train.summary.record",
+    "mindspore.train.amp": "sporax.train.amp.legacy_builders",
+    "mindspore.nn.wrap.loss_scale": "sporax.train.amp.legacy_builders",
 }
 
 

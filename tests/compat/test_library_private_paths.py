@@ -134,3 +134,64 @@ def test_param_info_and_manually_defined_paths(hook):
     assert ops_def.infer_value_for_BroadcastTo is infer_value_hook
     import sporax.ops.operations as operations
     assert "infer_value_for_BroadcastTo" not in vars(operations)  # the store stays on the MindSpore path
+
+
+def test_python_transform_helpers(hook):
+    """``mindspore.dataset.vision.py_transforms_util``'s array checks (mindarmour's perturbations import them);
+    results and errors recorded with MindSpore 2.10."""
+    from PIL import Image
+    from mindspore.dataset.vision.py_transforms_util import hwc_to_chw, is_numpy, is_pil
+
+    image = Image.new("RGB", (2, 2))
+    assert (is_numpy(np.zeros(2)), is_numpy([1]), is_numpy(image)) == (True, False, False)
+    assert (is_pil(image), is_pil(np.zeros(2))) == (True, False)
+    hwc = np.arange(24, dtype=np.uint8).reshape(2, 3, 4)
+    chw = hwc_to_chw(hwc)
+    assert chw.shape == (4, 2, 3) and chw.dtype == np.uint8 and chw.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(chw, hwc.transpose(2, 0, 1))
+    assert hwc_to_chw(np.arange(6).reshape(2, 3)).tolist() == [[0, 1, 2], [3, 4, 5]]
+    for bad, message in (([1, 2], "img should be NumPy array. Got <class 'list'>."),
+                         (np.zeros((1, 2, 3, 4)), "img dimension should be 2 or 3. Got 4."),
+                         (np.zeros(3), "img dimension should be 2 or 3. Got 1."),
+                         (image, "img should be NumPy array. Got <class 'PIL.Image.Image'>.")):
+        with pytest.raises(TypeError) as info:
+            hwc_to_chw(bad)
+        assert str(info.value) == message
+    with pytest.raises(ImportError, match="random_affine"):  # the module's other helpers are not served
+        from mindspore.dataset.vision.py_transforms_util import random_affine  # noqa: F401
+
+
+def test_amp_builders_that_mindarmour_calls(hook):
+    """``mindspore.train.amp``'s ``_config_level``/``_add_loss_network``/``_do_keep_batchnorm_fp32`` and
+    ``nn.wrap.loss_scale._grad_overflow`` (mindarmour's privacy Models build their train Cells with them);
+    values recorded with MindSpore 2.10."""
+    import mindspore as ms
+    from mindspore import Tensor, nn
+    from mindspore.nn.wrap.loss_scale import _grad_overflow
+    from mindspore.train.amp import _add_loss_network, _config_level, _do_keep_batchnorm_fp32
+
+    assert {level: (settings["keep_batchnorm_fp32"], settings["cast_model_type"],
+                    type(settings["loss_scale_manager"]).__name__) for level, settings in _config_level.items()} == {
+        "O0": (False, ms.float32, "NoneType"), "O1": (False, ms.float32, "NoneType"),
+        "O2": (True, ms.float16, "DynamicLossScaleManager"), "O3": (False, ms.float16, "NoneType"),
+        "auto": (False, ms.float32, "NoneType")}
+    with pytest.raises(TypeError) as info:
+        _add_loss_network(nn.Dense(2, 2), "x", ms.float32)
+    assert str(info.value) == "The type of 'loss_fn' should be 'Cell', but got type 'str'."
+    plain = _add_loss_network(nn.Dense(2, 2), nn.MSELoss(), ms.float32)
+    assert type(plain).__name__ == "WithLossCell" and [p.name for p in plain.trainable_params()] == ["weight", "bias"]
+    dense = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+    dense.to_float(ms.float16)
+    half = _add_loss_network(dense, nn.MSELoss(), ms.float16)
+    assert [p.name for p in half.trainable_params()] == ["weight", "bias"]
+    loss = half(Tensor(np.array([[1.0, 2.0]]), ms.float16), Tensor(np.array([[1.0, 1.0]]), ms.float16))
+    assert loss.dtype == ms.float32 and float(loss.asnumpy()) == 4.0  # mean((3 - 1)^2)
+    net = nn.SequentialCell([nn.Conv2d(1, 2, 1), nn.BatchNorm2d(2)])
+    net.to_float(ms.float16)
+    assert _do_keep_batchnorm_fp32(net) is None
+    assert net(Tensor(np.ones((1, 1, 2, 2)), ms.float16)).dtype == ms.float16
+    assert [p.name for p in net.trainable_params()] == ["0.weight", "1.gamma", "1.beta"]
+    # MindSpore 2.10's FloatStatus has no CPU kernel; sporax answers as on GPU/Ascend: 1.0 on inf/NaN.
+    flags = [float(_grad_overflow(Tensor(np.array(values, np.float32))).asnumpy()[0])
+             for values in ([1.0, 2.0], [1.0, np.inf], [np.nan, 1.0])]
+    assert flags == [0.0, 1.0, 1.0]

@@ -130,3 +130,43 @@ def test_checksums_are_verified():
     damaged = record[:-1] + bytes([record[-1] ^ 1])
     with pytest.raises(ValueError, match="checksum"):
         event_file.read_records(damaged)
+
+
+class _SummarisedDense(ms.nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = ms.nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+        self.tensor_summary = ms.ops.TensorSummary()
+        self.scalar_summary = ms.ops.ScalarSummary()
+
+    def construct(self, x):
+        y = self.dense(x)
+        self.tensor_summary("dense_out", y)
+        self.scalar_summary("total", y.sum())
+        return ms.ops.relu(y)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+def test_graph_summary_cache_differs_between_pynative_and_graph(mode):
+    """MindSpore 2.10 fills ``summary_record._get_summary_tensor_data``'s cache only from GRAPH_MODE graphs:
+    in PyNative (``ms.jit`` there too) it stays ``{}``; in GRAPH it holds ``tag[:Tensor]``/``tag[:Scalar]``
+    Tensors, the latest call's values, and reading it empties it (mindarmour's coverage metrics use it)."""
+    from sporax.train.summary.record import _get_summary_tensor_data
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "GRAPH" else ms.PYNATIVE_MODE)
+    try:
+        net = _SummarisedDense()
+        assert _get_summary_tensor_data() == {}
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        net(ms.Tensor(x))
+        net(ms.Tensor(x + 1))
+        data = _get_summary_tensor_data()
+        if mode == "PYNATIVE":
+            assert data == {}
+            return
+        assert list(data) == ["dense_out[:Tensor]", "total[:Scalar]"]
+        expected = (x + 1) @ np.ones((3, 2), np.float32)
+        np.testing.assert_allclose(data["dense_out[:Tensor]"].asnumpy(), expected)
+        assert data["total[:Scalar]"].dtype == ms.float32 and float(data["total[:Scalar]"].asnumpy()) == expected.sum()
+        assert _get_summary_tensor_data() == {}
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

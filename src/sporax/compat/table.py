@@ -86,6 +86,7 @@ ALIASES = {
     "mindspore.dataset.vision.transforms": "sporax.dataset.vision",
     "mindspore.dataset.vision.c_transforms": "sporax.dataset.vision",
     "mindspore.dataset.vision.py_transforms": "sporax.dataset.vision",
+    "mindspore.dataset.vision.py_transforms_util": "sporax.dataset.vision.python_helpers",
     "mindspore.dataset.vision.utils": "sporax.dataset.vision",
     "mindspore.dataset.transforms": "sporax.dataset.transforms",
     "mindspore.dataset.transforms.transforms": "sporax.dataset.transforms",
@@ -312,6 +313,9 @@ PRIVATE_HOMES = {
     "mindspore.nn.layer.normalization": "sporax.nn.layer.normalization",
     "mindspore.nn.wrap.cell_wrapper": "sporax.nn.wrap.micro_batch",
     "mindspore.ops.function.nn_func": "sporax.ops.functional.multihead_attention_pieces",
+    "mindspore.train.summary.summary_record": "sporax.train.summary.record",
+    "mindspore.train.amp": "sporax.train.amp.legacy_builders",
+    "mindspore.nn.wrap.loss_scale": "sporax.train.amp.legacy_builders",
 }
 
 

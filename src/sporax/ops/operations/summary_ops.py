@@ -7,6 +7,10 @@ program (``ms.jit``, GRAPH_MODE, a gradient) the value reaches the buffer throug
 A tag written twice before a record keeps its latest value. As in MindSpore, the value's shape is
 checked when it is recorded (a scalar has one element, images are 4-D).
 
+Values produced by a GRAPH_MODE program can also be read (and taken) by ``take_graph_summary_data``,
+MindSpore's ``summary_record._get_summary_tensor_data``: MindSpore 2.10 only fills that cache from
+graphs it compiles in GRAPH_MODE, not in PyNative (``ms.jit`` there included).
+
 Example:
     >>> import sporax as ms
     >>> from sporax import ops
@@ -14,20 +18,29 @@ Example:
 """
 import threading
 
+import jax
 import numpy as np
 
+from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.ops.primitive import Primitive
 from sporax.ops.tensor_dump import on_host
 
 _lock = threading.Lock()
-_buffer = {}
+_buffer = {}  # (plugin, tag) -> numpy value
+_from_graph = set()  # the keys of _buffer whose latest value came from a GRAPH_MODE program
+# The type suffix of MindSpore's summary cache names: ``loss[:Scalar]``.
+_CACHE_SUFFIX = {"scalar": "Scalar", "tensor": "Tensor", "image": "Image", "histogram": "Histogram"}
 
 
-def _store(key, array):
+def _store(key, array, from_graph=False):
     with _lock:
         _buffer.pop(key, None)
         _buffer[key] = np.asarray(array)
+        if from_graph:
+            _from_graph.add(key)
+        else:
+            _from_graph.discard(key)
 
 
 def take_summary_data():
@@ -35,6 +48,19 @@ def take_summary_data():
     with _lock:
         data = dict(_buffer)
         _buffer.clear()
+        _from_graph.clear()
+    return data
+
+
+def take_graph_summary_data():
+    """``{"tag[:Type]": Tensor}`` of the values GRAPH_MODE programs produced since the last take, in call
+    order; they are taken out of the buffer (a later ``SummaryRecord.record`` no longer sees them), as
+    MindSpore's ``_get_summary_tensor_data`` empties the cache its summary writer also reads."""
+    with _lock:
+        data = {}
+        for plugin, tag in [key for key in _buffer if key in _from_graph]:
+            data[f"{tag}[:{_CACHE_SUFFIX[plugin]}]"] = Tensor(_buffer.pop((plugin, tag)))
+        _from_graph.clear()
     return data
 
 
@@ -51,7 +77,8 @@ class _Summary(Primitive):
         if not isinstance(value, Tensor):
             raise TypeError(f"For '{op}', the 'value' must be a Tensor, but got {type(value).__name__}.")
         key = (self._plugin, name)
-        on_host(value, lambda array: _store(key, array))
+        from_graph = context.get_context("mode") == context.GRAPH_MODE and isinstance(value._value, jax.core.Tracer)
+        on_host(value, lambda array: _store(key, array, from_graph))
 
 
 class ScalarSummary(_Summary):

@@ -21,7 +21,7 @@ from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.log import warning as _warning
 from sporax.nn.cell import Cell
-from sporax.ops.operations.summary_ops import take_summary_data
+from sporax.ops.operations.summary_ops import take_graph_summary_data, take_summary_data
 from sporax.parallel import communication
 from sporax.train.summary import event_file
 from sporax.train.summary.values import ENCODERS
@@ -29,6 +29,9 @@ from sporax.train.summary.values import ENCODERS
 _NAME_PATTERN = re.compile(r"^[A-Za-z0-9_.\-]*$")
 _LINEAGE_PLUGINS = ("graph", "train_lineage", "eval_lineage", "dataset_graph", "custom_lineage_data", "LANDSCAPE")
 _instances_lock = threading.Lock()
+# MindSpore's private reader of the GRAPH_MODE summary values (``summary_record._get_summary_tensor_data``):
+# mindarmour's coverage metrics and concept-drift checks read layer outputs through it.
+_get_summary_tensor_data = take_graph_summary_data
 
 
 def _device_index():

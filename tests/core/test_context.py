@@ -8,10 +8,11 @@ from sporax.core import context
 
 @pytest.fixture(autouse=True)
 def restore_context():
-    saved = dict(context._context)
+    saved, requested = dict(context._context), dict(context._requested)
     yield
     context._context.clear()
     context._context.update(saved)
+    context._requested.update(requested)
     context.reset_auto_parallel_context()
     context.reset_ps_context()
 

@@ -197,3 +197,31 @@ def test_upsample_matches_mindspore():
     half_pixel = nn.Upsample(size=(5, 6), mode="bilinear")(x).asnumpy()
     np.testing.assert_allclose(half_pixel[0, 0, 1], [1.6, 2.1, 2.766667, 3.4333334, 4.1, 4.6], rtol=1e-6)
     assert repr(nn.Upsample(scale_factor=2.0)) == "Upsample()"
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_float16_dense_rounds_once_in_graph_mode(mode):
+    """A Float16 Dense (to_float): MindSpore 2.10's GRAPH_MODE fuses MatMul and BiasAdd, adding the bias to the
+    Float32 product and rounding once; PyNative rounds the product, then the sum (recorded on CPU: 5x16 -> 8,
+    plain and with relu, and a 2x5x16 input; GRAPH agreed with the once-rounded value everywhere, PyNative with
+    the twice-rounded one, and they differ in 35% of the outputs). Named PyNative/Graph difference."""
+    import sporax as ms
+
+    rng = np.random.default_rng(0)
+    weight, bias = rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal(8).astype(np.float32)
+    x = rng.standard_normal((5, 16)).astype(np.float16)
+    product = x.astype(np.float32) @ weight.astype(np.float16).astype(np.float32).T
+    once = (product + bias.astype(np.float16).astype(np.float32)).astype(np.float16)
+    twice = product.astype(np.float16) + bias.astype(np.float16)
+    assert (once != twice).mean() > 0.3
+    expected = once if mode == ms.GRAPH_MODE else twice
+    ms.set_context(mode=mode)
+    try:
+        for activation, data, reference in [(None, x, expected), ("relu", x, np.maximum(expected, 0)),
+                                            (None, np.stack([x, x]), np.stack([expected, expected]))]:
+            layer = nn.Dense(16, 8, weight_init=Tensor(weight), bias_init=Tensor(bias), activation=activation)
+            output = layer.to_float(mstype.float16)(Tensor(data))
+            assert output.dtype == mstype.float16
+            np.testing.assert_array_equal(output.asnumpy(), reference)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

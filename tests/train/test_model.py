@@ -285,3 +285,39 @@ def test_a_dataset_trained_by_one_model_is_refused_by_another():
     np.testing.assert_array_equal(net.weight.asnumpy(), W0)
     second.train(1, data())
     assert not np.array_equal(net.weight.asnumpy(), W0)
+
+
+def test_cpu_target_trains_a_sink_request_step_by_step(monkeypatch, capsys):
+    """MindSpore 2.10 with device_target='CPU' ignores dataset_sink_mode=True (recorded: 6 rows in 3 batches,
+    Model.train(2, sink_size=2) then Model.eval(sink=True)): every step reaches the callbacks with
+    dataset_sink_mode False, batch_num stays sink_size (so LossMonitor numbers steps 1 2 1 2 1 2), eval too."""
+    from sporax.core import context
+
+    monkeypatch.setitem(context._requested, "device_target", None)
+    monkeypatch.setitem(context._context, "device_target", None)
+    ms.set_context(device_target="CPU")
+
+    class Seen(Callback):
+        def __init__(self):
+            self.steps = []
+
+        def on_train_step_end(self, run_context):
+            params = run_context.original_args()
+            self.steps.append((params.cur_epoch_num, params.cur_step_num, params.batch_num, params.dataset_sink_mode))
+
+        def on_eval_step_end(self, run_context):
+            params = run_context.original_args()
+            self.steps.append(("eval", params.cur_step_num, params.batch_num, params.dataset_sink_mode))
+
+    model, net = make_model(metrics={"loss"})
+    seen = Seen()
+    model.train(2, data(batch=7), callbacks=[seen, LossMonitor()], dataset_sink_mode=True, sink_size=2)
+    model.eval(data(batch=7), callbacks=[seen], dataset_sink_mode=True)
+    assert seen.steps == [(1, 1, 2, False), (1, 2, 2, False), (1, 3, 2, False), (2, 4, 2, False), (2, 5, 2, False),
+                          (2, 6, 2, False), ("eval", 1, 3, False), ("eval", 2, 3, False), ("eval", 3, 3, False)]
+    printed = [line.split(",")[0] for line in capsys.readouterr().out.splitlines() if line.startswith("epoch")]
+    assert printed == ["epoch: 1 step: 1", "epoch: 1 step: 2", "epoch: 1 step: 1", "epoch: 2 step: 2",
+                       "epoch: 2 step: 1", "epoch: 2 step: 2"]
+    reference, reference_net = make_model()
+    reference.train(2, data(batch=7))  # the whole dataset each epoch, as without sink
+    np.testing.assert_allclose(net.weight.asnumpy(), reference_net.weight.asnumpy(), rtol=1e-6)

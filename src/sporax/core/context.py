@@ -75,6 +75,7 @@ _ASCEND_CONFIG_KEYS = ("precision_mode", "jit_compile", "atomic_clean_policy", "
 
 _context = copy.deepcopy(_DEFAULT_CONTEXT)
 _device_warned = False
+_requested = {"device_target": None}  # the target the script asked for, before any fallback
 
 
 def _check_type(name, value, types):
@@ -123,9 +124,15 @@ def _set_device_target(value):
     if not isinstance(value, str) or value not in _VALID_TARGETS:
         raise ValueError("For 'context.set_context', the argument 'device_target' must be one of "
                          f"{list(_VALID_TARGETS)}, but got {value}.")
-    target = _effective_target("Ascend" if value == "Davinci" else value)
+    _requested["device_target"] = "Ascend" if value == "Davinci" else value
+    target = _effective_target(_requested["device_target"])
     _context["device_target"] = target
     _apply_device(target, _context["device_id"])
+
+
+def requested_device_target():
+    """The device target the script set (None if unset), before any fallback: MindSpore's CPU-only ways key on it."""
+    return _requested["device_target"]
 
 
 def _set_device_id(value):
@@ -220,15 +227,9 @@ def _apply_compile_cache():
                                                                             or process_setup.home_cache_folder()))
 
 
-def _set_enable_compile_cache(value):
-    _check_type("enable_compile_cache", value, bool)
-    _context["enable_compile_cache"] = value
-    _apply_compile_cache()
-
-
-def _set_compile_cache_path(value):
-    _check_type("compile_cache_path", value, str)
-    _context["compile_cache_path"] = value
+def _set_compile_cache_setting(name, value):
+    _check_type(name, value, bool if name == "enable_compile_cache" else str)
+    _context[name] = value
     _apply_compile_cache()
 
 
@@ -240,7 +241,8 @@ def _set_gpu_config(value):
 _SETTERS = {"device_target": _set_device_target, "device_id": _set_device_id, "mode": _set_mode,
             "save_graphs": _set_save_graphs, "jit_syntax_level": _set_jit_syntax_level,
             "jit_config": _set_jit_config, "max_call_depth": _set_max_call_depth,
-            "enable_compile_cache": _set_enable_compile_cache, "compile_cache_path": _set_compile_cache_path,
+            **{name: functools.partial(_set_compile_cache_setting, name) for name in ("enable_compile_cache",
+                                                                                      "compile_cache_path")},
             "gpu_config": _set_gpu_config,
             **{name: functools.partial(product_precision.set_setting, _context, name)
                for name in product_precision.SETTINGS},

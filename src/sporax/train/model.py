@@ -2,7 +2,8 @@
 
 The train step (forward, backward and optimizer update) is compiled once into one XLA program
 whatever the context mode; with ``dataset_sink_mode=True`` each epoch's ``sink_size`` steps run
-as one ``lax.scan`` call over a block of prefetched batches.
+as one ``lax.scan`` call over a block of prefetched batches (except under device_target='CPU', where
+MindSpore runs every step on its own).
 
 Example:
     >>> import numpy as np, sporax as ms
@@ -35,6 +36,13 @@ _MODE_NAMES = {context.GRAPH_MODE: "GRAPH_MODE", context.PYNATIVE_MODE: "PYNATIV
 def _check_epoch(epoch, name):
     if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch <= 0:
         raise ValueError(f"For 'Model.{name}', epoch must be an int > 0, got {epoch!r}.")
+
+
+def _sinks(sink_mode):
+    """Whether a dataset_sink_mode=True run sinks: MindSpore 2.10 on CPU trains and evaluates step by step (every
+    step reaches the callbacks, cb_params.dataset_sink_mode is False; batch_num stays sink_size when one is given),
+    so a script that sets device_target='CPU' gets that; one that asks for GPU or Ascend keeps the sink."""
+    return sink_mode and context.requested_device_target() != "CPU"
 
 
 def _start_step(dataset, initial_step):
@@ -186,13 +194,14 @@ class Model:
         if dataset_size == 0:
             raise ValueError("For 'Model.train', the train dataset is empty.")
         steps_per_epoch = sink_size if sink_mode and sink_size > 0 else dataset_size
+        sink_mode = _sinks(sink_mode)
         _claim_dataset(dataset, self)
         callback = CallbackList(callbacks)
         params = self._params(epoch, dataset, callback.callbacks, sink_mode, steps_per_epoch)
         # As MindSpore, the callbacks count the steps and epochs of this call (a resumed run's cur_step_num
         # starts at 0, epoch_num is epoch - initial_epoch); the data resume at the first step of initial_epoch.
         params.epoch_num = epoch - initial_epoch
-        start_step = initial_epoch * steps_per_epoch
+        start_step = initial_epoch * (steps_per_epoch if sink_mode else dataset_size)
         run_context = RunContext(params)
         if data_parallel.parameter_broadcast_enabled():
             data_parallel.broadcast_parameters(self._train_network.get_parameters())
@@ -310,7 +319,7 @@ class Model:
         callback = CallbackList(callbacks)
         params = CallbackParams(eval_network=network, network=network, valid_dataset=dataset,
                                 batch_num=dataset.get_dataset_size(), cur_step_num=0,
-                                dataset_sink_mode=sink_mode, list_callback=callback.callbacks,
+                                dataset_sink_mode=_sinks(sink_mode), list_callback=callback.callbacks,
                                 mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"))
         run_context = RunContext(params)
         for metric in self._metric_fns.values():

@@ -1,5 +1,6 @@
 """Basic layers: ``Dense``, ``BiDense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout`` (and its channel forms
 ``Dropout1d``/``Dropout2d``/``Dropout3d``), ``Pad``, ``PixelShuffle``/``PixelUnshuffle``."""
+import functools
 import math
 import numbers
 
@@ -15,6 +16,7 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
 from sporax.ops.functional import dropouts, sampling
 from sporax.ops.primitive import Primitive
+from sporax.state.scope import in_compiled_trace
 
 
 def _check_positive_int(cell_name, arg_name, value):
@@ -23,8 +25,13 @@ def _check_positive_int(cell_name, arg_name, value):
     return int(value)
 
 
-@jax.jit
-def _dense(array, weight, bias):
+@functools.partial(jax.jit, static_argnums=3)
+def _dense(array, weight, bias, fused):
+    if bias is not None and fused and array.dtype in (jnp.float16, jnp.bfloat16):
+        # MindSpore's graph compiler fuses MatMul and BiasAdd into one kernel that adds the (Float16) bias to the
+        # Float32 product and rounds once; PyNative runs the two ops and rounds twice (recorded on CPU).
+        output = jnp.matmul(array, weight.T, preferred_element_type=jnp.float32)
+        return (output + bias.astype(array.dtype).astype(jnp.float32)).astype(array.dtype)
     output = jnp.matmul(array, weight.T)
     if bias is not None:
         output = output + bias.astype(output.dtype)
@@ -98,7 +105,7 @@ class Dense(Cell):
                              f"but got input shape {tuple(array.shape)}.")
         if self._cast_type is not None:
             weight = weight.astype(array.dtype)
-        output = Tensor._wrap(_dense(array, weight, self.bias._value if self.has_bias else None))
+        output = Tensor._wrap(_dense(array, weight, self.bias._value if self.has_bias else None, in_compiled_trace()))
         if self.activation_flag:
             output = self.activation(output)
         return output

@@ -42,6 +42,12 @@ A ``perf`` profile of the compile puts 14% of its samples in glibc's malloc/free
 ``malloc_consolidate``, ``unlink_chunk``), the rest spread over MLIR pattern application and LLVM;
 sporax's one-arena malloc options do not change it (compile CPU 1.93-2.11 s with them, 1.84-2.11 s
 with ``SPORAX_HOST_MALLOC=off``, three alternated cold processes each).
+
+``--compile --model NAME:SIZE`` takes a mindcv model's train step instead (``compile_time.py``'s: batch 2,
+AdamW), ``--option`` picks the entries to compare with the default, and each compiled variant runs
+``CHECKED_STEPS`` steps from the same state whose losses are compared with the default's bit for bit.
+``--values`` compares element-wise functions (``VALUE_FUNCTIONS``) under ``xla_cpu_use_fusion_emitters=false``
+with the default's, and counts correctly rounded results where they differ. Figures: ``compile_time.md``.
 """
 import argparse
 import os
@@ -166,6 +172,41 @@ def compile_times(model, rounds, names=None):
               f" (largest difference {figure['apart']:.1e})", flush=True)
 
 
+# Element-wise functions whose values ``--values`` compares between XLA:CPU's fusion emitters and its older
+# elemental emitters (``xla_cpu_use_fusion_emitters=false``), each on 16384 normal values of scale 4.
+VALUE_FUNCTIONS = {
+    "exp": "jnp.exp(x)", "log": "jnp.log(jnp.abs(x) + 1e-3)", "log1p": "jnp.log1p(jnp.abs(x))", "tanh": "jnp.tanh(x)",
+    "sigmoid": "jax.nn.sigmoid(x)", "softplus": "jax.nn.softplus(x)", "gelu": "jax.nn.gelu(x)", "erf": "jax.lax.erf(x)",
+    "sin": "jnp.sin(x)", "tan": "jnp.tan(x)", "atan": "jnp.arctan(x)", "asinh": "jnp.arcsinh(x)",
+    "sqrt": "jnp.sqrt(jnp.abs(x))", "rsqrt": "jax.lax.rsqrt(jnp.abs(x) + 1e-3)", "cbrt": "jnp.cbrt(x)",
+    "power": "jnp.abs(x) ** (x / 4)", "softmax": "jax.nn.softmax(x.reshape(16, -1), axis=-1)",
+    "layer norm": "(x - x.mean()) * jax.lax.rsqrt(x.var() + 1e-5)", "sum": "jnp.sum(x.reshape(4, -1), axis=1)"}
+
+
+def emitter_values():
+    """Per dtype and ``VALUE_FUNCTIONS`` entry: whether the older emitters give the default's values bit for bit,
+    and where not, how many results each rounds correctly (float64 NumPy's value rounded to the dtype)."""
+    import jax
+    import jax.numpy as jnp
+    import ml_dtypes
+    import numpy as np
+    jax.config.update("jax_enable_x64", True)
+    x = np.random.default_rng(0).standard_normal(1 << 14) * 4
+    for dtype in (np.float32, np.float16, ml_dtypes.bfloat16):
+        differ = []
+        for name, expression in VALUE_FUNCTIONS.items():
+            function = eval(f"lambda x: {expression}", {"jax": jax, "jnp": jnp})  # noqa: S307 - the table above
+            lowered = jax.jit(function).lower(x.astype(dtype))
+            default, older = (np.asarray(lowered.compile(options)(x.astype(dtype)))
+                              for options in ({}, {"xla_cpu_use_fusion_emitters": False}))
+            if default.tobytes() != older.tobytes():
+                exact = np.asarray(function(x.astype(dtype).astype(np.float64))).astype(dtype)
+                differ.append(f"{name} ({np.sum(default == exact)} / {np.sum(older == exact)} of {exact.size} "
+                              "correctly rounded)")
+        print(f"{np.dtype(dtype).name}: {len(VALUE_FUNCTIONS) - len(differ)} of {len(VALUE_FUNCTIONS)} bit-equal; "
+              f"differ (default / emitters off): {', '.join(differ) or 'none'}", flush=True)
+
+
 def accepted(flag, env):
     probe = subprocess.run([sys.executable, "-c", "import jax; jax.numpy.zeros(1).block_until_ready()"],
                            env={**env, "XLA_FLAGS": flag}, capture_output=True, text=True, timeout=300)
@@ -183,7 +224,12 @@ def main(argv=None):
                         help="--compile: a suite model (first_step.BATCH) or a mindcv NAME:SIZE (batch 2)")
     parser.add_argument("--option", action="append", choices=tuple(COMPILE_OPTIONS),
                         help="--compile: the COMPILE_OPTIONS entries to measure beside the default (default: all)")
+    parser.add_argument("--values", action="store_true",
+                        help="element-wise values with XLA:CPU's older emitters against the default's (VALUE_FUNCTIONS)")
     args = parser.parse_args(argv)
+    if args.values:
+        emitter_values()
+        return
     if args.compile:
         compile_times(args.model, args.repeat, args.option)
         return

@@ -42,6 +42,12 @@ A ``perf`` profile of the compile puts 14% of its samples in glibc's malloc/free
 ``malloc_consolidate``, ``unlink_chunk``), the rest spread over MLIR pattern application and LLVM;
 sporax's one-arena malloc options do not change it (compile CPU 1.93-2.11 s with them, 1.84-2.11 s
 with ``SPORAX_HOST_MALLOC=off``, three alternated cold processes each).
+
+``--compile --model NAME:SIZE`` takes a mindcv model's train step instead (``compile_time.py``'s: batch 2,
+AdamW), ``--option`` picks the entries to compare with the default, and each compiled variant runs
+``CHECKED_STEPS`` steps from the same state whose losses are compared with the default's bit for bit.
+``--values`` compares element-wise functions (``VALUE_FUNCTIONS``) under ``xla_cpu_use_fusion_emitters=false``
+with the default's, and counts correctly rounded results where they differ. Figures: ``compile_time.md``.
 """
 import argparse
 import os
@@ -82,58 +88,123 @@ COMPILE_OPTIONS = {"default": {}, "fusion emitters off": {"xla_cpu_use_fusion_em
                    "codegen split 8": {"xla_cpu_parallel_codegen_split_count": 8},
                    "max ISA AVX2": {"xla_cpu_max_isa": "AVX2"},
                    "no expensive LLVM passes": {"xla_llvm_disable_expensive_passes": True},
-                   "LLVM -O0": {"xla_backend_optimization_level": 0}}
+                   "LLVM -O0": {"xla_backend_optimization_level": 0},
+                   "concurrency scheduler off": {"xla_cpu_enable_concurrency_optimized_scheduler": False},
+                   "emitters off + no expensive passes": {"xla_cpu_use_fusion_emitters": False,
+                                                          "xla_llvm_disable_expensive_passes": True}}
+CHECKED_STEPS = 3  # losses compared with the default's, bit for bit, over this many steps from the same state
 
 
-def compile_times(model, rounds):
-    """Compile CPU/wall, steady step CPU and bit-equality per ``COMPILE_OPTIONS`` entry (in this process)."""
+def train_program(model):
+    """``(lowered TrainOneStepCell program, its written and read-only state values, its input arrays)``.
+
+    ``model``: a suite model (``first_step.BATCH``) or ``NAME:SIZE`` of a mindcv model made as
+    ``compile_time.py`` makes it (batch 2, AdamW, CE with label smoothing)."""
+    import jax
+    import numpy as np
+
+    sys.path.insert(0, _HERE)
+    from sporax.state import program_cache
+    if ":" in model:
+        import compile_time
+        sys.path[:0] = ["/tmp/ecosys-deps", os.path.join(compile_time.DEFAULT_ECOSYS, "mindcv")]
+        import sporax.compat
+        sporax.compat.install()
+        import mindspore
+        name, size = model.split(":")
+        compile_time.build_step(name, int(size), "train", mindspore)()
+        np.random.seed(0)  # the inputs build_step made: the same generator, drawn again
+        arrays = [np.random.rand(2, 3, int(size), int(size)).astype(np.float32),
+                  np.random.randint(0, 10, (2,)).astype(np.int32)]
+    else:
+        import first_step
+        import recurrent
+        import suite_models
+        recurrent.sporax_runner(model, first_step.BATCH[model])(1)
+        arrays = suite_models.data(model, first_step.BATCH[model])
+    program, shapes = program_cache.last_built("eval")  # TrainOneStepCell compiles as an eval-phase root
+    state = ([state._array for state in program.written], [state._array for state in program.readonly])
+    return program.lower(shapes), state, [jax.numpy.asarray(a) for a in arrays]
+
+
+def compile_times(model, rounds, names=None):
+    """Per ``COMPILE_OPTIONS`` entry (``names``: a selection), in this process, interleaved over ``rounds``:
+    compile CPU/wall, steady step CPU and whether ``CHECKED_STEPS`` steps' losses equal the default's."""
     os.environ["SPORAX_COMPILATION_CACHE_DIR"] = "off"
     import time
 
     import jax
     import numpy as np
 
-    sys.path.insert(0, _HERE)
-    import first_step
-    import recurrent
-    import suite_models
     from sporax.core import jax_private
-    from sporax.state import program_cache
-
-    run = recurrent.sporax_runner(model, first_step.BATCH[model])
-    run(1)
-    program, shapes = program_cache.last_built("eval")  # TrainOneStepCell compiles as an eval-phase root
-    lowered = program.lower(shapes)
-    old = [state._array for state in program.written]
-    readonly = [state._array for state in program.readonly]
-    arrays = [jax.numpy.asarray(a) for a in suite_models.data(model, first_step.BATCH[model])]
-    reference, figures = None, {name: {"compile": [], "wall": [], "step": []} for name in COMPILE_OPTIONS}
+    lowered, (old, readonly), arrays = train_program(model)
+    options_by_name = {name: COMPILE_OPTIONS[name] for name in ["default"] + [n for n in names or COMPILE_OPTIONS
+                                                                              if n != "default"]}
+    reference, figures = None, {name: {"compile": [], "wall": [], "step": []} for name in options_by_name}
     for index in range(rounds):
-        for name, options in COMPILE_OPTIONS.items():
+        for name, options in options_by_name.items():
             # An option XLA:CPU ignores, new each round: JAX keeps one executable per lowering and options.
             options = {**options, "xla_gpu_autotune_level": 1 + index}
             started, cpu_started = time.perf_counter(), time.process_time()
             executable = jax_private.compile_uncached(lowered, options)
             figures[name]["compile"].append(time.process_time() - cpu_started)
             figures[name]["wall"].append(time.perf_counter() - started)
-            copies = [[jax.numpy.array(value, copy=True) for value in old] for _ in range(4)]
-            leaves = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(executable(copies[0], readonly, arrays))]
-            reference = reference or leaves
-            figures[name]["equal"] = all(a.tobytes() == b.tobytes() for a, b in zip(reference, leaves))
-            # How far from the default's first step: largest difference over the output's largest magnitude.
-            figures[name]["apart"] = max(float(np.max(np.abs(a.astype(np.float64) - b)) / max(np.max(np.abs(a)), 1e-30))
-                                         for a, b in zip(reference, leaves) if a.dtype.kind == "f" and a.size)
-            cpu_started = time.process_time()
-            for values in copies[1:]:
-                out = executable(values, readonly, arrays)
-            jax.block_until_ready(out)
-            figures[name]["step"].append((time.process_time() - cpu_started) / 3)
+            values, losses, steps = [jax.numpy.array(value, copy=True) for value in old], [], []
+            for count in range(CHECKED_STEPS + 12):
+                cpu_started = time.process_time()
+                leaves, values = executable(values, readonly, arrays)
+                jax.block_until_ready(leaves)
+                steps.append(time.process_time() - cpu_started)
+                if count < CHECKED_STEPS:
+                    losses.append(np.asarray(jax.tree_util.tree_leaves(leaves)[0]))
+                elif sum(steps[CHECKED_STEPS:]) > 2.0 and len(steps) > CHECKED_STEPS + 3:
+                    break
+            reference = reference or losses
+            figures[name]["equal"] = all(a.tobytes() == b.tobytes() for a, b in zip(reference, losses))
+            figures[name]["apart"] = max(float(np.max(np.abs(a.astype(np.float64) - b))) for a, b in zip(reference, losses))
+            figures[name]["step"].append(np.median(steps[CHECKED_STEPS:]))
     print(f"# {model}: median of {rounds} interleaved rounds, load average {os.getloadavg()[0]:.1f}")
     for name, figure in figures.items():
-        print(f"{name:26s} compile CPU {np.median(figure['compile']):6.3f} s (rounds {min(figure['compile']):.3f}-"
-              f"{max(figure['compile']):.3f}), wall {np.median(figure['wall']):6.3f} s; step CPU "
-              f"{np.median(figure['step']) * 1e3:5.0f} ms; bit-equal to default: {figure['equal']}"
-              f" (largest difference {figure['apart']:.1e} of the output's magnitude)", flush=True)
+        print(f"{name:34s} compile CPU {np.median(figure['compile']):6.2f} s (rounds {min(figure['compile']):.2f}-"
+              f"{max(figure['compile']):.2f}), wall {np.median(figure['wall']):6.2f} s; step CPU "
+              f"{np.median(figure['step']) * 1e3:6.1f} ms (rounds {min(figure['step']) * 1e3:.1f}-"
+              f"{max(figure['step']) * 1e3:.1f}); {CHECKED_STEPS} losses bit-equal to default: {figure['equal']}"
+              f" (largest difference {figure['apart']:.1e})", flush=True)
+
+
+# Element-wise functions whose values ``--values`` compares between XLA:CPU's fusion emitters and its older
+# elemental emitters (``xla_cpu_use_fusion_emitters=false``), each on 16384 normal values of scale 4.
+VALUE_FUNCTIONS = {
+    "exp": "jnp.exp(x)", "log": "jnp.log(jnp.abs(x) + 1e-3)", "log1p": "jnp.log1p(jnp.abs(x))", "tanh": "jnp.tanh(x)",
+    "sigmoid": "jax.nn.sigmoid(x)", "softplus": "jax.nn.softplus(x)", "gelu": "jax.nn.gelu(x)", "erf": "jax.lax.erf(x)",
+    "sin": "jnp.sin(x)", "tan": "jnp.tan(x)", "atan": "jnp.arctan(x)", "asinh": "jnp.arcsinh(x)",
+    "sqrt": "jnp.sqrt(jnp.abs(x))", "rsqrt": "jax.lax.rsqrt(jnp.abs(x) + 1e-3)", "cbrt": "jnp.cbrt(x)",
+    "power": "jnp.abs(x) ** (x / 4)", "softmax": "jax.nn.softmax(x.reshape(16, -1), axis=-1)",
+    "layer norm": "(x - x.mean()) * jax.lax.rsqrt(x.var() + 1e-5)", "sum": "jnp.sum(x.reshape(4, -1), axis=1)"}
+
+
+def emitter_values():
+    """Per dtype and ``VALUE_FUNCTIONS`` entry: whether the older emitters give the default's values bit for bit,
+    and where not, how many results each rounds correctly (float64 NumPy's value rounded to the dtype)."""
+    import jax
+    import jax.numpy as jnp
+    import ml_dtypes
+    import numpy as np
+    jax.config.update("jax_enable_x64", True)
+    x = np.random.default_rng(0).standard_normal(1 << 14) * 4
+    for dtype in (np.float32, np.float16, ml_dtypes.bfloat16):
+        differ = []
+        for name, expression in VALUE_FUNCTIONS.items():
+            function = eval(f"lambda x: {expression}", {"jax": jax, "jnp": jnp})  # noqa: S307 - the table above
+            lowered = jax.jit(function).lower(x.astype(dtype))
+            default, older = (np.asarray(lowered.compile(options)(x.astype(dtype)))
+                              for options in ({}, {"xla_cpu_use_fusion_emitters": False}))
+            if default.tobytes() != older.tobytes():
+                exact = np.asarray(function(x.astype(dtype).astype(np.float64))).astype(dtype)
+                differ.append(f"{name} ({np.sum(default == exact)} / {np.sum(older == exact)} of {exact.size} "
+                              "correctly rounded)")
+        print(f"{np.dtype(dtype).name}: {len(VALUE_FUNCTIONS) - len(differ)} of {len(VALUE_FUNCTIONS)} bit-equal; "
+              f"differ (default / emitters off): {', '.join(differ) or 'none'}", flush=True)
 
 
 def accepted(flag, env):
@@ -149,10 +220,18 @@ def main(argv=None):
     parser.add_argument("--flag", action="append", help="flags to measure (default: the built-in list)")
     parser.add_argument("--compile", action="store_true",
                         help="XLA compile time of sporax's train step per COMPILE_OPTIONS entry, in one process")
-    parser.add_argument("--model", default="resnet18", help="--compile: the suite model (first_step.BATCH)")
+    parser.add_argument("--model", default="resnet18",
+                        help="--compile: a suite model (first_step.BATCH) or a mindcv NAME:SIZE (batch 2)")
+    parser.add_argument("--option", action="append", choices=tuple(COMPILE_OPTIONS),
+                        help="--compile: the COMPILE_OPTIONS entries to measure beside the default (default: all)")
+    parser.add_argument("--values", action="store_true",
+                        help="element-wise values with XLA:CPU's older emitters against the default's (VALUE_FUNCTIONS)")
     args = parser.parse_args(argv)
+    if args.values:
+        emitter_values()
+        return
     if args.compile:
-        compile_times(args.model, args.repeat)
+        compile_times(args.model, args.repeat, args.option)
         return
     env = dict(os.environ)
     flags = [""] + [f for f in (args.flag or FLAGS) if f]

@@ -36,8 +36,8 @@ the per-op path DESIGN 7 names would run the first steps while the whole step co
 every distinct operation (sporax's jitted op kernels, JAX primitives) is then an XLA program of its own, and
 the script counts those compiles by name. Results and the comparison: ``first_step.md``.
 """
-import collections
 import argparse
+import collections
 import gc
 import os
 import resource

@@ -120,7 +120,7 @@ def container_changes(code):
     (and the functions it defines) calls on each name it loads: a read-only name -> frozenset of methods.
 
     Cached per code object: every Cell call inside a trace asks for its ``construct``'s (``attribute_views``),
-    and disassembling them was ~7% of the CIFAR ResNet-18's trace (84 calls, 8 distinct codes;
+    and disassembling them was ~7% of the CIFAR ResNet-18's trace (84 calls, one code per Cell class;
     benchmarks/first_step.md)."""
     instructions = list(dis.get_instructions(code))
     found = {}

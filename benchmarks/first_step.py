@@ -23,6 +23,8 @@ machine a compile's wall time follows the load more than anything else::
 
     PYTHONPATH=src python3 benchmarks/first_step.py --only lenet5 --only lstm --only transformer
     PYTHONPATH=src python3 benchmarks/first_step.py --only resnet18 --background --rounds 2
+
+Measurements (CPU per phase, the trace's profile, the per-op first step against the whole step): ``first_step.md``.
 """
 import argparse
 import json

@@ -30,8 +30,14 @@ threads under load) against 0.54-0.6 steady, with 41,000-46,000 page faults (0.0
 CPU; ``perf``: the faults and the OpenMP threads waiting on them are the first run's whole extra
 cost). Touching those pages in an idle thread during the compile (tried, then removed: see the
 notes) cut them to 1,700 but the first step only 1.83 -> 1.80 s on an idle machine.
+
+``--per-op`` runs the first step's program op by op instead (its traced jaxpr evaluated outside ``jax.jit``, as
+the per-op path DESIGN 7 names would run the first steps while the whole step compiled in the background):
+every distinct operation (sporax's jitted op kernels, JAX primitives) is then an XLA program of its own, and
+the script counts those compiles by name. Results and the comparison: ``first_step.md``.
 """
 import argparse
+import collections
 import gc
 import os
 import resource
@@ -77,10 +83,20 @@ class Timeline:
                   f"{[now - before for now, before in zip(passes, previous[6])]}")
 
 
+def per_op_run(program, arrays):
+    """``program``'s call with its jaxpr evaluated op by op (``Program._final`` outside ``jax.jit``)."""
+    from sporax.state.lifting import store
+    leaves, new_values = program._final([state._array for state in program.written],
+                                        [state._array for state in program.readonly], arrays)
+    store(program.written, new_values)
+    return program.outputs(leaves)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", choices=("mlp", "lenet5", "resnet18", "transformer", "lstm"))
     parser.add_argument("--steps", type=int, default=3, help="steady steps timed after the first")
+    parser.add_argument("--per-op", action="store_true", help="run the first step's program op by op (see above)")
     args = parser.parse_args()
     import sporax  # noqa: F401  (JAX's options as sporax sets them, the persistent cache included)
     from jax import monitoring
@@ -91,14 +107,24 @@ def main():
 
     timeline = Timeline()
 
+    compiles = collections.Counter()
+
     def listener(event, duration, fun_name="", **_):
+        if args.per_op and timeline.in_first_step:
+            if event == "/jax/core/compile/backend_compile_duration":
+                compiles[fun_name] += 1
+            return  # a mark per small compile would bury the phases
         if event in EVENTS:
             timeline.mark(f"{EVENTS[event]} {fun_name}".strip()[:44])
     monitoring.register_event_duration_secs_listener(listener)
     run_program = program_module.Program.run
 
     def timed_run(program, *arguments, **keywords):
-        result = run_program(program, *arguments, **keywords)
+        if args.per_op and timeline.in_first_step:
+            timeline.mark("traced")
+            result = per_op_run(program, *arguments)
+        else:
+            result = run_program(program, *arguments, **keywords)
         if timeline.in_first_step:
             timeline.mark("Program.run returned (dispatched)")
         return result
@@ -113,6 +139,9 @@ def main():
         run(1)
         timeline.mark(f"steady step {index + 2}")
     timeline.report()
+    if args.per_op:
+        print(f"first step op by op: {sum(compiles.values())} XLA compiles, {len(compiles)} names: "
+              f"{', '.join(f'{name} {count}' for name, count in compiles.most_common())}")
     print(f"load {os.getloadavg()[0]:.1f}; objects tracked by the collector {len(gc.get_objects())}, "
           f"frozen {gc.get_freeze_count()}; peak resident memory "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

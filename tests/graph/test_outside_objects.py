@@ -263,3 +263,28 @@ def test_a_returned_list_of_floats_stays_the_callers_list():
         return values
 
     assert same() is values
+
+
+def test_container_changes_disassembles_each_code_once(monkeypatch):
+    """Every Cell call inside a trace asks for its construct's changes: the bytecode is read once per code."""
+    import dis
+
+    from sporax.graph import outside_objects
+
+    def construct(self, x):
+        self.items.append(x)
+        log = {}
+
+        def inner():
+            log["last"] = x
+        inner()
+        return x
+
+    first = outside_objects.container_changes(construct.__code__)
+    assert dict(first) == {"items": {"append"}, "log": {"__setitem__"}}
+    monkeypatch.setattr(dis, "get_instructions", lambda code: pytest.fail("disassembled again"))
+    assert outside_objects.container_changes(construct.__code__) is first
+    with pytest.raises(TypeError):
+        first["items"] = {"pop"}  # shared by every caller: read-only
+    with pytest.raises(AttributeError):
+        first["items"].add("pop")

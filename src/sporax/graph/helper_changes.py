@@ -28,7 +28,6 @@ Example:
     >>> replay(program.helper_replays, args)        # after each run of the program
 """
 import contextlib
-import functools
 import threading
 
 from sporax.graph.outside_objects import Outside, container_changes, dict_pop_error, \
@@ -72,7 +71,7 @@ class HelperChanges:
         if code is None:
             return function(*args, **kwargs)
         # only the containers the helper changes get a copy: a copy is no list to JAX's tree functions
-        changed = _changed_names(code)
+        changed = container_changes(code)
         parameters = code.co_varnames[:code.co_argcount]
         bound = int(hasattr(function, "__self__"))
         names = [parameters[index + bound] if index + bound < len(parameters) else None for index in range(len(args))]
@@ -102,19 +101,13 @@ class HelperChanges:
 
     def _refuse(self, code, named_globals, named_arguments):
         """MindSpore's errors for ``d |= e`` and (GRAPH_MODE below LAX) ``d.pop(k)`` on an outside dict."""
-        for name, methods in _changed_names(code).items():
+        for name, methods in container_changes(code).items():
             value = named_globals.get(name, named_arguments.get(name))
             if isinstance(value, dict) and (type(value) is _HelperDict or id(value) in self.outside):
                 if "__ior__" in methods:
                     raise dict_union_error(name)
                 if "pop" in methods and self.refuse_dict_pop:
                     raise dict_pop_error(name)
-
-
-@functools.lru_cache(maxsize=256)
-def _changed_names(code):
-    """``outside_objects.container_changes`` of a helper's code (a helper runs once per trace, a code at a time)."""
-    return container_changes(code)
 
 
 def _change(kind, name):

@@ -143,3 +143,18 @@ def test_saved_strategy_file_can_include_non_trainable_parameters(tmp_path):
     only.save_param_strategy_file(str(tmp_path / "trainable.json"))
     only(Tensor(np.ones((2, 3), np.float32)))
     assert "1.moving_mean" not in json.loads((tmp_path / "trainable.json").read_text())["parallel_layout_item"]
+
+
+def test_a_stand_alone_first_compile_imports_no_parallel_search(monkeypatch):
+    """Without AUTO_PARALLEL or the parallel optimizer the hook before a Cell's first compile does nothing and
+    imports nothing (~10 ms of every script's first step); with the parallel optimizer it runs the sharding."""
+    import sys
+
+    from sporax.parallel import strategy
+
+    network = nn.Dense(3, 2)
+    monkeypatch.setitem(sys.modules, "sporax.parallel.auto_parallel", None)  # an import of it would raise
+    strategy._search_before_first_compile(network, ())
+    ms.set_auto_parallel_context(enable_parallel_optimizer=True)
+    with pytest.raises(ImportError):
+        strategy._search_before_first_compile(network, ())

@@ -174,10 +174,13 @@ world.set_batch_sharding(batch_shardings)
 def _search_before_first_compile(cell, arrays):
     """AUTO_PARALLEL's search (``sporax.parallel.auto_parallel``, imported here late: it needs ``nn``), then the
     parallel optimizer's layouts (``enable_parallel_optimizer``; ``AutoParallel.hsdp`` places its own)."""
+    auto = context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.AUTO_PARALLEL
+    if not auto and not context.get_auto_parallel_context("enable_parallel_optimizer"):
+        return  # nothing to search or shard: no modules to import (~10 ms of a first step; benchmarks/first_step.md)
     from sporax.parallel.auto_parallel import AutoParallel, search_for_context
     from sporax.parallel.optimizer_shard import shard_for_context
 
-    if context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.AUTO_PARALLEL:
+    if auto:
         search_for_context(cell, arrays)
     if not isinstance(cell, AutoParallel):
         shard_for_context(cell)

@@ -1,0 +1,37 @@
+"""Division by a broadcast divisor rounds once, as MindSpore 2.10's kernels do (XLA alone multiplies by the
+divisor's rounded reciprocal). Recorded on CPU in both modes: 4001 values in [-6, 6] divided by 3.3 as a
+0-d Tensor (RealDiv), a Python float (Tensor / 3.3) and a full Tensor; Float32 and Float16. MindSpore's
+quotients equal NumPy's correctly rounded division of the operands in the tensor's dtype everywhere; before,
+sporax's differed in 18% (Float32) and 10% (Float16) of the elements."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, ops
+from sporax.nn import Cell
+
+
+class Divisions(Cell):
+    def __init__(self, divisor):
+        super().__init__()
+        self.divisor = divisor
+
+    def construct(self, x, full):
+        return ops.RealDiv()(x, self.divisor), x / 3.3, x / full, ops.div(x, self.divisor)
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_division_by_a_broadcast_divisor_rounds_once(mode, dtype):
+    ms.set_context(mode=mode)
+    try:
+        x = np.linspace(-6, 6, 4001).astype(dtype)
+        divisor = dtype(3.3)
+        outputs = Divisions(Tensor(np.array(divisor)))(Tensor(x), Tensor(np.full(4001, divisor)))
+        reference = (x.astype(np.float64) / np.float64(divisor)).astype(dtype)
+        assert (reference != x * (dtype(1) / divisor)).mean() > 0.05  # the reciprocal's rounding shows
+        for output in outputs:
+            assert output.asnumpy().dtype == dtype
+            np.testing.assert_array_equal(output.asnumpy(), reference)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

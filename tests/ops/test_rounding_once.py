@@ -53,3 +53,20 @@ def test_float16_log_softmax_is_taken_in_float32(mode):
             np.testing.assert_array_equal(output.asnumpy(), reference)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_single_element_division_by_a_constant_rounds_once(mode):
+    """GRAPH_MODE compiles ``x / 3.0`` with the divisor as a constant, which XLA turned into ``x * 0.33333334``:
+    7.0 / 3.0 gave 2.3333335 where MindSpore 2.10 (and PyNative) give the correctly rounded 2.3333333."""
+
+    class Scalars(Cell):
+        def construct(self, x):
+            return x / 3.0, ops.RealDiv()(x, Tensor(np.float32(3.0))), x.mean() / 3.0
+
+    ms.set_context(mode=mode)
+    try:
+        for output in Scalars()(Tensor(np.float32(7.0))):
+            assert output.asnumpy() == np.float32(7.0) / np.float32(3.0)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -209,11 +209,12 @@ def _real_divide(x, y):
 
 def _quotient(x, y):
     """``x / y`` rounded once, as MindSpore's kernels divide. XLA rewrites a division by a broadcast divisor (a
-    scalar, a per-channel row) into a multiplication by its rounded reciprocal, which MindSpore 2.10 does not:
-    Float32 x / 3.3 differed from it in 18% of the elements, Float16 in 10% (recorded, both modes). Such a
-    quotient is taken in Float64 and rounded back, which is exact for Float32 and narrower."""
+    scalar, a per-channel row), or by a compiled constant (GRAPH_MODE's ``loss / 3.0``), into a multiplication
+    by its rounded reciprocal, which MindSpore 2.10 does not: Float32 x / 3.3 differed from it in 18% of the
+    elements, Float16 in 10% (recorded, both modes), and 7.0 / 3.0 gave 2.3333335. Such a quotient (and any
+    single-element one) is taken in Float64 and rounded back, which is exact for Float32 and narrower."""
     quotient = jnp.true_divide(x, y)
-    if (quotient.dtype.kind != "f" or quotient.dtype.itemsize >= 8 or np.size(y) >= quotient.size
+    if (quotient.dtype.kind != "f" or quotient.dtype.itemsize >= 8 or np.size(y) >= quotient.size > 1
             or not jax.config.jax_enable_x64):
         return quotient
     # each operand first in the quotient's dtype, as the division sees it (a Python 3.3 is Float16 3.3008 there)

@@ -173,3 +173,19 @@ def test_dynamic_lr_lists_match_mindspore():
     np.testing.assert_allclose(nn.polynomial_decay_lr(0.1, 0.01, 6, 2, 2, 0.5),
                                [0.1, 0.1, 0.07363961030678928, 0.07363961030678928, 0.01, 0.01])
     np.testing.assert_allclose(nn.warmup_lr(0.1, 6, 2, 2), [0.0, 0.0, 0.05, 0.05, 0.1, 0.1])
+
+
+def test_cosine_and_warmup_rates_are_mindspores_float32_values():
+    """CosineDecayLR and WarmUpLR give MindSpore 2.10's Float32 rates bit for bit (recorded: each step of a
+    Model.train through Momentum.get_lr): the cosine form and lr * step / warmup differed in the last digits
+    (WarmUpLR(0.1, 3) gave 0.10000001 after its warmup, MindSpore 0.1)."""
+    recorded = {
+        "CosineDecayLR": (nn.CosineDecayLR(0.01, 0.1, 5), [0.09140576422214508, 0.068905770778656,
+                                                          0.041094228625297546, 0.01859424263238907,
+                                                          0.009999999776482582, 0.009999999776482582]),
+        "WarmUpLR": (nn.WarmUpLR(0.1, 3), [0.03333333507180214, 0.06666667014360428, 0.10000000149011612,
+                                           0.10000000149011612, 0.10000000149011612, 0.10000000149011612]),
+    }
+    for name, (schedule, values) in recorded.items():
+        rates = [schedule(Tensor(np.array(step, np.int32))).asnumpy() for step in range(1, 7)]
+        np.testing.assert_array_equal(np.array(rates, np.float32), np.array(values, np.float32), err_msg=name)

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor, unwrap
 from sporax.nn.cell import Cell
+from sporax.ops.functional.reduce import divide_exactly
 
 
 def _positive(value, name, cell):
@@ -77,9 +78,12 @@ class CosineDecayLR(LearningRateSchedule):
         self.decay_steps = _positive(decay_steps, "decay_steps", "CosineDecayLR")
 
     def construct(self, global_step):
-        progress = jnp.minimum(self._step(global_step), self.decay_steps) / self.decay_steps
-        value = self.min_lr + 0.5 * (self.max_lr - self.min_lr) * (1 + jnp.cos(math.pi * progress))
-        return Tensor._wrap(value.astype(jnp.float32))
+        # MindSpore 2.10's Float32 steps: min_lr + delta * (1 + sin(pi * (p / decay_steps + 0.5))), the
+        # quotient rounded once (its recorded rates differ from the cosine form's in the last digits).
+        progress = divide_exactly(jnp.minimum(self._step(global_step), self.decay_steps), self.decay_steps)
+        delta = jnp.float32(0.5 * (self.max_lr - self.min_lr))
+        angle = jnp.float32(math.pi) * (progress + jnp.float32(0.5))
+        return Tensor._wrap(jnp.float32(self.min_lr) + delta * (jnp.float32(1.0) + jnp.sin(angle)))
 
 
 class PolynomialDecayLR(LearningRateSchedule):
@@ -99,11 +103,12 @@ class PolynomialDecayLR(LearningRateSchedule):
     def construct(self, global_step):
         step = self._step(global_step)
         if self.update_decay_steps:
-            decay_steps = self.decay_steps * jnp.maximum(jnp.ceil(step / self.decay_steps), 1.0)
+            decay_steps = self.decay_steps * jnp.maximum(jnp.ceil(divide_exactly(step, self.decay_steps)), 1.0)
         else:
             decay_steps = self.decay_steps
             step = jnp.minimum(step, decay_steps)
-        value = (self.learning_rate - self.end_learning_rate) * jnp.power(1 - step / decay_steps, self.power)
+        fraction = divide_exactly(step, decay_steps)  # rounded once, as MindSpore 2.10 divides
+        value = (self.learning_rate - self.end_learning_rate) * jnp.power(1 - fraction, self.power)
         return Tensor._wrap((value + self.end_learning_rate).astype(jnp.float32))
 
 
@@ -116,5 +121,7 @@ class WarmUpLR(LearningRateSchedule):
         self.warmup_steps = _positive(warmup_steps, "warmup_steps", "WarmUpLR")
 
     def construct(self, global_step):
-        step = jnp.minimum(self._step(global_step), self.warmup_steps)
-        return Tensor._wrap((self.learning_rate * step / self.warmup_steps).astype(jnp.float32))
+        # MindSpore 2.10 scales by the Float32 fraction min(step, warmup_steps) / warmup_steps (rounded once), so the
+        # rate after the warmup is learning_rate itself (lr * step / warmup gave 0.10000001 for 0.1).
+        fraction = divide_exactly(jnp.minimum(self._step(global_step), self.warmup_steps), self.warmup_steps)
+        return Tensor._wrap(jnp.float32(self.learning_rate) * fraction)

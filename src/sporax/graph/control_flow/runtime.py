@@ -339,7 +339,7 @@ def item(value, index):
     return value[index]
 
 
-_LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore")
+_LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore", "builtins", "functools", "math", "operator")
 
 
 _SCALAR_BUILTINS = (float, int, complex)

@@ -20,7 +20,10 @@ Example:
     >>> ms.set_context(jit_syntax_level=ms.LAX)
 """
 import builtins
+import functools
 import math
+import os
+import sys
 
 import jax
 
@@ -30,6 +33,22 @@ from sporax.state.discovery import is_cell
 
 # builtins MindSpore's graph has no compiled form of (it interprets them)
 _INTERPRETED_BUILTINS = frozenset((builtins.id, builtins.callable))
+_PYTHON_LIBRARY = os.path.realpath(os.path.dirname(os.__file__))
+
+
+@functools.lru_cache(maxsize=None)
+def python_library(module_name):
+    """Whether ``module_name`` is a module of Python's standard library (a file under the interpreter's library
+    folder, outside site-packages).
+
+    MindSpore's graph compiler does not parse such functions: it runs them on the interpreter, so
+    ``copy.deepcopy`` keeps its ``except KeyError`` around a dict lookup that compiled code would refuse.
+    """
+    path = getattr(sys.modules.get(module_name), "__file__", None)
+    if not path:
+        return False
+    path = os.path.realpath(path)
+    return path.startswith(_PYTHON_LIBRARY + os.sep) and "site-packages" not in path.split(os.sep)
 
 
 def _interpreted(function):

@@ -2,10 +2,13 @@
 choice_with_mask, and the key, dtype and bound helpers every random op shares (``random_distributions`` holds the
 Laplace, gamma, Poisson, Cauchy and Gumbel samplers, ``dropouts`` the dropouts).
 
-Every op draws a fresh key from the global random state (``sporax.core.random_state``), so
-``set_seed`` makes a run repeat, and under ``jit`` the state is lifted and advances like a
-Parameter. An op-level ``seed`` is folded into that key: the same global and op seeds repeat
-the same sequence of values, as in MindSpore.
+Seeded (a global seed set, or an op ``seed`` given), ``standard_normal``, ``normal``, ``uniform``, ``rand``,
+``randn``, ``randint`` and their ``*_like`` forms draw MindSpore 2.10's own numbers: the op takes MindSpore's
+seed pair for its kernel name and the kernel's host stream (``sporax.core.seeded_streams``; under a trace an
+ordered host callback, a stream per compiled op that runs on from call to call, as MindSpore's compiled
+kernels do). Unseeded, and for the other ops, every op draws a fresh key from the global random state
+(``sporax.core.random_state``), so ``set_seed`` makes a run repeat, and under ``jit`` the state is lifted and
+advances like a Parameter; an op-level ``seed`` is folded into that key.
 
 Example:
     >>> import sporax
@@ -20,15 +23,17 @@ import numbers
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.experimental import io_callback
 
 from sporax.core import dtype as mstype
-from sporax.core import random_state
+from sporax.core import random_state, seeded_streams
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 from sporax.ops.op_table import ANY, op, spelling
 from sporax.ops.random_seeds import fold_seed
+from sporax.state import scope
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -41,6 +46,54 @@ def _key(seed):
     if seed is None or seed == 0:
         return key
     return fold_seed(key, static_int("random", "seed", seed))
+
+
+def _seeded(kernel_name):
+    """``draw_key(seed)`` of an op whose kernel MindSpore seeds under ``kernel_name``: the kernel's seed pair
+    when seeded (``seeded_streams.op_seeds``), else a key from the global random state."""
+    def draw(seed):
+        seeds = seeded_streams.op_seeds(None if seed is None else static_int(kernel_name, "seed", seed),
+                                        kernel_name)
+        return random_state.next_key() if seeds == (0, 0) else seeded_streams.SeedPair(*seeds)
+    return draw
+
+
+def _host_draw(key, shape, sample, dtype):
+    """``sample(stream, count)`` of the stream ``key`` stands for (a ``SeedPair`` starts a fresh one, a stream
+    object runs on), as an array of ``shape``; under a trace an ordered host callback drawing at each run."""
+    stream_of = {"normal": "normal_stream", "uniform": "twister_stream", "integers": "twister_stream"}
+    stream = getattr(key, stream_of[sample[0]])() if isinstance(key, seeded_streams.SeedPair) else key
+    count = int(np.prod(shape, dtype=np.int64))
+
+    def values():
+        return getattr(stream, sample[0])(count, *sample[1:]).reshape(shape).astype(dtype)
+
+    if scope.is_tracing():
+        return io_callback(values, jax.ShapeDtypeStruct(shape, dtype), ordered=True)
+    return jnp.asarray(values())
+
+
+def normals(key, shape, dtype=_FLOAT32):
+    """N(0, 1) samples of ``shape``: MindSpore's StandardNormal stream for a seed pair or stream, else
+    ``jax.random.normal``."""
+    if isinstance(key, jax.Array):
+        return jax.random.normal(key, shape, dtype)
+    return _host_draw(key, shape, ("normal",), _FLOAT32).astype(dtype)
+
+
+def uniforms(key, shape, dtype=_FLOAT32):
+    """Samples uniform in [0, 1) of ``shape``: MindSpore's UniformReal stream, else ``jax.random.uniform``."""
+    if isinstance(key, jax.Array):
+        return jax.random.uniform(key, shape, dtype)
+    return _host_draw(key, shape, ("uniform",), _FLOAT32).astype(dtype)
+
+
+def integers(key, shape, low, high, dtype):
+    """Integers in [``low``, ``high``) of ``shape``: MindSpore's UniformInt stream (``low``/``high`` host
+    ints), else ``jax.random.randint``."""
+    if isinstance(key, jax.Array):
+        return jax.random.randint(key, shape, low, high, dtype)
+    return _host_draw(key, shape, ("integers", int(low), int(high)), np.int64).astype(dtype)
 
 
 def _float_dtype(op_name, dtype):
@@ -78,7 +131,7 @@ def _bound(op_name, arg_name, value):
 
 @op(mint=spelling("normal", "mean=0.0, std=1.0, size=None, generator=None", shape="() if size is None else size",
                   stddev="std", unsupported=_GLOBAL_STREAM),
-    inputs=("mean", "stddev"), dtypes=ANY, random=_key, samples=samples.normal, reference=samples.normal_reference,
+    inputs=("mean", "stddev"), dtypes=ANY, random=_seeded("normal"), samples=samples.normal, reference=samples.normal_reference,
     grad_check=False)
 def normal(shape, mean, stddev, seed=None, *, key):
     """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``.
@@ -94,12 +147,15 @@ def normal(shape, mean, stddev, seed=None, *, key):
     target = np.dtype(jnp.promote_types(mean.dtype, stddev.dtype))
     if target.kind != "f":
         target = _FLOAT32
-    out_shape = jnp.broadcast_shapes(shape, mean.shape, stddev.shape)
-    sample = jax.random.normal(key, out_shape, target)
+    if isinstance(key, jax.Array):
+        sample = jax.random.normal(key, jnp.broadcast_shapes(shape, mean.shape, stddev.shape), target)
+    else:  # MindSpore's StandardNormal(shape), broadcast by the arithmetic
+        sample = normals(key, shape).astype(target)
     return sample * stddev.astype(target) + mean.astype(target)
 
 
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.shaped(), reference=samples.standard_normal_reference,
+@op(inputs=(), dtypes=ANY, random=_seeded("standard_normal"), samples=samples.shaped(),
+    reference=samples.standard_normal_reference,
     grad_check=False)
 def standard_normal(shape, seed=None, *, key):
     """Float32 samples of N(0, 1).
@@ -109,10 +165,10 @@ def standard_normal(shape, seed=None, *, key):
         >>> ops.standard_normal((2, 3)).dtype
         mindspore.float32
     """
-    return jax.random.normal(key, output_shape("standard_normal", "shape", shape), _FLOAT32)
+    return normals(key, output_shape("standard_normal", "shape", shape))
 
 
-@op(inputs=("minval", "maxval"), dtypes=ANY, random=_key, samples=samples.uniform,
+@op(inputs=("minval", "maxval"), dtypes=ANY, random=_seeded("uniform"), samples=samples.uniform,
     reference=samples.uniform_reference, grad_check=False)
 def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32, *, key):
     """Samples uniform in ``[minval, maxval)`` (Tensors); an int ``dtype`` draws integers.
@@ -126,10 +182,25 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32, *, key):
         raise TypeError("For 'uniform', 'minval' and 'maxval' must be Tensors, for example "
                         "Tensor(0.0, mindspore.float32).")
     target = _FLOAT32 if dtype is None else numpy_dtype("uniform", "dtype", dtype)
-    out_shape = jnp.broadcast_shapes(output_shape("uniform", "shape", shape), minval.shape, maxval.shape)
-    if target.kind in "iu":
-        return jax.random.randint(key, out_shape, minval, maxval, target)
-    return jax.random.uniform(key, out_shape, target, minval.astype(target), maxval.astype(target))
+    shape = output_shape("uniform", "shape", shape)
+    out_shape = jnp.broadcast_shapes(shape, minval.shape, maxval.shape)
+    if isinstance(key, jax.Array):
+        if target.kind in "iu":
+            return jax.random.randint(key, out_shape, minval, maxval, target)
+        return jax.random.uniform(key, out_shape, target, minval.astype(target), maxval.astype(target))
+    if target.kind in "iu":  # MindSpore's UniformInt(shape, minval, maxval): scalar bounds, read on the host
+        return integers(key, shape, _host_int("uniform", "minval", minval), _host_int("uniform", "maxval", maxval),
+                        target)
+    # MindSpore's UniformReal(shape) * (maxval - minval) + minval, broadcast by the arithmetic
+    return uniforms(key, shape, target) * (maxval - minval).astype(target) + minval.astype(target)
+
+
+def _host_int(op_name, arg_name, value):
+    """A scalar integer bound read on the host (MindSpore's UniformInt kernel reads its first element)."""
+    if isinstance(value, jax.core.Tracer):
+        raise TypeError(f"For '{op_name}', a seeded integer draw reads '{arg_name}' on the host: pass a constant "
+                        f"Tensor, not a value computed inside a compiled function.")
+    return int(np.asarray(value).reshape(-1)[0])
 
 
 def _like_dtype(op_name, input, dtype):
@@ -156,26 +227,29 @@ def _float_samplers(name, draw, reference, distribution):
     like.__doc__ = (f"Samples {distribution} shaped like ``input`` (its dtype unless ``dtype`` is given).\n\n"
                     f"    Example:\n        >>> from sporax import Tensor, ops\n"
                     f"        >>> ops.{like_name}(Tensor([1.0, 2.0])).shape\n        (2,)\n")
-    declare = functools.partial(op, dtypes=ANY, random=_key, reference=reference, grad_check=False)
+    declare = functools.partial(op, dtypes=ANY, reference=reference, grad_check=False)
     sized_spelling = spelling(name, "*size, generator=None, dtype=None, device=None", unused="device",
                               unsupported=_GLOBAL_STREAM)
     like_spelling = spelling(like_name, "input, *, dtype=None, device=None", unused="device")
-    return (declare(inputs=(), samples=samples.sized, mint=sized_spelling)(sized),
-            declare(inputs="input", samples=samples.like, mint=like_spelling)(like))
+    return (declare(inputs=(), samples=samples.sized, mint=sized_spelling, random=_seeded(name))(sized),
+            declare(inputs="input", samples=samples.like, mint=like_spelling, random=_seeded(like_name))(like))
 
 
-rand, rand_like = _float_samplers("rand", jax.random.uniform, samples.uniform_unit_reference, "uniform in ``[0, 1)``")
-randn, randn_like = _float_samplers("randn", jax.random.normal, samples.standard_normal_reference, "of N(0, 1)")
+rand, rand_like = _float_samplers("rand", uniforms, samples.uniform_unit_reference, "uniform in ``[0, 1)``")
+randn, randn_like = _float_samplers("randn", normals, samples.standard_normal_reference, "of N(0, 1)")
 
 
 def _integers(op_name, key, low, high, shape, target):
     low, high = static_int(op_name, "low", low), static_int(op_name, "high", high)
     if low >= high:
         raise ValueError(f"For '{op_name}', 'low' ({low}) must be less than 'high' ({high}).")
-    return jax.random.randint(key, output_shape(op_name, "size", shape), low, high, target)
+    shape = output_shape(op_name, "size", shape)
+    if isinstance(key, jax.Array):
+        return jax.random.randint(key, shape, low, high, target)
+    return integers(key, shape, low, high, target)
 
 
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.randint, reference=samples.randint_reference,
+@op(inputs=(), dtypes=ANY, random=_seeded("randint"), samples=samples.randint, reference=samples.randint_reference,
     grad_check=False)
 def randint(low, high, size, seed=None, *, dtype=None, key):
     """Integers uniform in ``[low, high)`` of shape ``size`` (Int64 unless ``dtype`` is given).
@@ -188,7 +262,8 @@ def randint(low, high, size, seed=None, *, dtype=None, key):
     return _integers("randint", key, low, high, size, _int_dtype("randint", dtype))
 
 
-@op(inputs="input", dtypes=ANY, random=_key, samples=samples.randint_like, reference=samples.randint_like_reference,
+@op(inputs="input", dtypes=ANY, random=_seeded("randint_like"), samples=samples.randint_like,
+    reference=samples.randint_like_reference,
     grad_check=False)
 def randint_like(input, low, high, seed=None, *, dtype=None, key):
     """Integers uniform in ``[low, high)`` shaped like ``input``.

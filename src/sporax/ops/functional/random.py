@@ -134,7 +134,7 @@ def _bound(op_name, arg_name, value):
     inputs=("mean", "stddev"), dtypes=ANY, random=_seeded("normal"), samples=samples.normal, reference=samples.normal_reference,
     grad_check=False)
 def normal(shape, mean, stddev, seed=None, *, key):
-    """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``.
+    """Samples of N(mean, stddev^2): ``shape`` standard normals times ``stddev`` plus ``mean`` (broadcast).
 
     Example:
         >>> from sporax import ops
@@ -147,11 +147,9 @@ def normal(shape, mean, stddev, seed=None, *, key):
     target = np.dtype(jnp.promote_types(mean.dtype, stddev.dtype))
     if target.kind != "f":
         target = _FLOAT32
-    if isinstance(key, jax.Array):
-        sample = jax.random.normal(key, jnp.broadcast_shapes(shape, mean.shape, stddev.shape), target)
-    else:  # MindSpore's StandardNormal(shape), broadcast by the arithmetic
-        sample = normals(key, shape).astype(target)
-    return sample * stddev.astype(target) + mean.astype(target)
+    # MindSpore's StandardNormal(shape), broadcast by the arithmetic: a (2, 1) shape with a (3,) mean draws
+    # two values, each repeated along the row
+    return normals(key, shape).astype(target) * stddev.astype(target) + mean.astype(target)
 
 
 @op(inputs=(), dtypes=ANY, random=_seeded("standard_normal"), samples=samples.shaped(),
@@ -183,12 +181,11 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32, *, key):
                         "Tensor(0.0, mindspore.float32).")
     target = _FLOAT32 if dtype is None else numpy_dtype("uniform", "dtype", dtype)
     shape = output_shape("uniform", "shape", shape)
-    out_shape = jnp.broadcast_shapes(shape, minval.shape, maxval.shape)
-    if isinstance(key, jax.Array):
-        if target.kind in "iu":
-            return jax.random.randint(key, out_shape, minval, maxval, target)
-        return jax.random.uniform(key, out_shape, target, minval.astype(target), maxval.astype(target))
-    if target.kind in "iu":  # MindSpore's UniformInt(shape, minval, maxval): scalar bounds, read on the host
+    if target.kind in "iu":
+        if isinstance(key, jax.Array):
+            return jax.random.randint(key, jnp.broadcast_shapes(shape, minval.shape, maxval.shape), minval, maxval,
+                                      target)
+        # MindSpore's UniformInt(shape, minval, maxval): scalar bounds, read on the host
         return integers(key, shape, _host_int("uniform", "minval", minval), _host_int("uniform", "maxval", maxval),
                         target)
     # MindSpore's UniformReal(shape) * (maxval - minval) + minval, broadcast by the arithmetic

@@ -14,8 +14,8 @@ STANDARD_NORMAL_1_2_TAIL = [0.27095019817352295, -0.14874546229839325, 0.2885915
 
 
 def test_kernel_engines_give_mindspores_streams():
-    np.testing.assert_array_equal(SeedPair(1, 2).normal_stream().normal(5), STANDARD_NORMAL_1_2)
-    np.testing.assert_array_equal(SeedPair(1, 2).normal_stream().normal(5000)[4990:], STANDARD_NORMAL_1_2_TAIL)
+    np.testing.assert_array_equal(SeedPair(1, 2).minstd_stream().normal(5), STANDARD_NORMAL_1_2)
+    np.testing.assert_array_equal(SeedPair(1, 2).minstd_stream().normal(5000)[4990:], STANDARD_NORMAL_1_2_TAIL)
     # UniformReal(seed=7, seed2=9)((2, 3)); UniformInt(3, 0) over [-5, 7) and the widest int32 range
     np.testing.assert_array_equal(SeedPair(7, 9).twister_stream().uniform(6).reshape(2, 3), [[0.4447569251060486, 0.32630109786987305, 0.5397941470146179], [0.7114386558532715, 0.6121369004249573, 0.4342173933982849]])
     np.testing.assert_array_equal(SeedPair(3, 0).twister_stream().integers(8, -5, 7), [2, 2, 6, 2, 5, -4, -4, 5])
@@ -93,7 +93,7 @@ def test_unseeded_draws_differ_and_op_seed_alone_repeats():
         assert not np.array_equal(ops.standard_normal((4,)).asnumpy(), ops.standard_normal((4,)).asnumpy())
         # an op seed without a global seed: the pair (0, seed), the same in every process
         np.testing.assert_array_equal(ops.standard_normal((3,), seed=4).asnumpy(),
-                                      SeedPair(0, 4).normal_stream().normal(3))
+                                      SeedPair(0, 4).minstd_stream().normal(3))
     finally:
         sporax.set_seed(0)
 

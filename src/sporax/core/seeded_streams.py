@@ -15,11 +15,13 @@ Observed on MindSpore 2.10 (CPU) and reproduced value for value:
 3. Engines, seeded with that value and kept by the kernel, so a Primitive instance (and a compiled op)
    continues its stream from call to call while each functional call builds a fresh one:
 
-   - ``NormalStream`` (StandardNormal): C++'s ``default_random_engine`` (``x <- 16807 x mod (2**31 - 1)``,
+   - ``MinstdStream`` (StandardNormal, Dropout): C++'s ``default_random_engine`` (``x <- 16807 x mod (2**31 - 1)``,
      seeded with the seed mod the modulus) under libstdc++'s ``normal_distribution<float>``: Marsaglia's
      polar method on pairs of float uniforms ``(x - 1) / 2**31`` (as float32), rejecting pairs outside the unit
      disc; an accepted pair yields ``y * m`` and then ``x * m``, ``m = sqrt(-2 logf(r2) / r2)`` in float32 with
      the C library's ``logf`` (glibc's is not correctly rounded: 1 ulp off in ~0.4% of samples otherwise).
+     Dropout keeps an element when its float uniform (``uniform_real_distribution<float>``, the same
+     ``(x - 1) / 2**31``) is below ``keep_prob`` (float32).
    - ``TwisterStream`` (UniformReal, UniformInt): ``std::mt19937``. Reals are libstdc++'s
      ``generate_canonical<double>``: ``(w0 + w1 * 2**32) / 2**64`` from two words, rounded to float32;
      integers in ``[low, high)`` divide a word by ``(2**32 - 1) // (high - low)`` after rejecting words at or
@@ -29,8 +31,8 @@ Everything runs on the host in NumPy, vectorised (the LCG by jumps of ``16807**k
 MT19937 bit generator, which ``RandomState``'s integer seeding initialises as ``std::mt19937`` does).
 
 Example:
-    >>> from sporax.core.seeded_streams import NormalStream, mixed_seed
-    >>> NormalStream(mixed_seed(1, 2)).normal(2).tolist()
+    >>> from sporax.core.seeded_streams import MinstdStream, mixed_seed
+    >>> MinstdStream(mixed_seed(1, 2)).normal(2).tolist()
     [0.5644662380218506, 1.3602391481399536]
 """
 import ctypes
@@ -89,7 +91,7 @@ class SeedPair:
     """A kernel's ``(seed, seed2)``: what a seeded functional random op hands its kernel in place of a key.
 
     Example:
-        >>> SeedPair(1, 2).normal_stream().normal(1).tolist()
+        >>> SeedPair(1, 2).minstd_stream().normal(1).tolist()
         [0.5644662380218506]
     """
 
@@ -98,14 +100,44 @@ class SeedPair:
     def __init__(self, seed, seed2):
         self.seed, self.seed2 = int(seed), int(seed2)
 
-    def normal_stream(self):
-        return NormalStream(mixed_seed(self.seed, self.seed2))
+    def minstd_stream(self):
+        return MinstdStream(mixed_seed(self.seed, self.seed2))
 
     def twister_stream(self):
         return TwisterStream(mixed_seed(self.seed, self.seed2))
 
     def __repr__(self):
         return f"SeedPair({self.seed}, {self.seed2})"
+
+
+class NumberedDraws:
+    """A stream owned by a Primitive, its draws numbered by a counter the Primitive keeps as lifted state:
+    ``draw(index, method, count, *args)`` returns draw ``index``; asked again for a recent index (a recomputed
+    forward pass, ``jax.checkpoint``), it returns the same values instead of advancing.
+
+    Example:
+        >>> draws = NumberedDraws(SeedPair(1, 2).minstd_stream())
+        >>> bool((draws.draw(0, "units", 3) == draws.draw(0, "units", 3)).all())
+        True
+    """
+
+    _KEPT = 8
+
+    def __init__(self, stream):
+        self._stream, self._next, self._recent = stream, 0, {}
+
+    def draw(self, index, method, count, *args):
+        index = int(index)
+        if index in self._recent:
+            return self._recent[index]
+        if index != self._next:
+            raise RuntimeError(f"seeded random stream: draw {index} asked for, but the stream stands at draw "
+                               f"{self._next} (its counter was restored without the stream).")
+        values = getattr(self._stream, method)(count, *args)
+        self._recent = {kept: old for kept, old in self._recent.items() if kept > index - self._KEPT}
+        self._recent[index] = values
+        self._next += 1
+        return values
 
 
 _LCG_MODULUS = 2**31 - 1
@@ -146,7 +178,14 @@ def _logf(values):
     return _C_LOGF(values).astype(np.float32)
 
 
-class NormalStream:
+def _units(words):
+    """Engine outputs (1 .. 2**31 - 2) -> float32 in [0, 1): ``float(x - 1) / float(2**31 - 2)``, the divisor
+    rounding to 2**31, a quotient of 1 taken as the float below 1."""
+    unit = (words - np.uint64(1)).astype(np.float32) / np.float32(2.0**31)
+    return np.minimum(unit, np.nextafter(np.float32(1), np.float32(0)))
+
+
+class MinstdStream:
     """``default_random_engine`` under libstdc++'s ``normal_distribution<float>`` (see the module doc)."""
 
     def __init__(self, seed):
@@ -160,6 +199,10 @@ class NormalStream:
             out[start:start + size] = np.uint64(self._state) * powers[:size] % np.uint64(_LCG_MODULUS)
             self._state = int(out[start + size - 1])
         return out
+
+    def units(self, count):
+        """The next ``count`` float32 uniforms in [0, 1) (libstdc++'s ``generate_canonical<float>``)."""
+        return _units(self._words(count))
 
     def normal(self, count):
         """The next ``count`` float32 samples of N(0, 1). An odd count drops the last pair's second value: the
@@ -176,9 +219,7 @@ class NormalStream:
         to the ``wanted``-th accepted pair (pi/4 of the candidates are accepted: draw a few more)."""
         candidates = int(wanted * 1.3) + 8
         saved_state = self._state
-        words = self._words(2 * candidates) - np.uint64(1)
-        unit = words.astype(np.float32) / np.float32(2.0**31)
-        unit = np.minimum(unit, np.nextafter(np.float32(1), np.float32(0)))
+        unit = _units(self._words(2 * candidates))
         x, y = np.float32(2) * unit[0::2] - np.float32(1), np.float32(2) * unit[1::2] - np.float32(1)
         radius = x * x + y * y
         accepted = np.flatnonzero((radius <= 1) & (radius != 0))[:wanted]

@@ -26,14 +26,14 @@ import numpy as np
 from jax.experimental import io_callback
 
 from sporax.core import dtype as mstype
-from sporax.core import random_state, seeded_streams
+from sporax.core import jax_private, random_state, seeded_streams
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import describe
+from sporax.state.assign import write
+from sporax.ops._dispatch import describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 from sporax.ops.op_table import ANY, op, spelling
 from sporax.ops.random_seeds import fold_seed
-from sporax.state import scope
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -59,18 +59,48 @@ def _seeded(kernel_name):
 
 
 def _host_draw(key, shape, sample, dtype):
-    """``sample(stream, count)`` of the stream ``key`` stands for (a ``SeedPair`` starts a fresh one, a stream
-    object runs on), as an array of ``shape``; under a trace an ordered host callback drawing at each run."""
-    stream_of = {"normal": "normal_stream", "uniform": "twister_stream", "integers": "twister_stream"}
-    stream = getattr(key, stream_of[sample[0]])() if isinstance(key, seeded_streams.SeedPair) else key
+    """``sample(stream, count)`` of the stream ``key`` stands for, as an array of ``shape``: a ``SeedPair`` starts
+    a fresh stream (under a trace an ordered host callback drawing at each run), an ``OwnedStream`` takes its
+    Primitive's next numbered draw."""
+    if isinstance(key, OwnedStream):
+        return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name)
+    stream_of = {"normal": "minstd_stream", "units": "minstd_stream", "uniform": "twister_stream",
+                 "integers": "twister_stream"}
+    stream = getattr(key, stream_of[sample[0]])()
     count = int(np.prod(shape, dtype=np.int64))
 
     def values():
         return getattr(stream, sample[0])(count, *sample[1:]).reshape(shape).astype(dtype)
 
-    if scope.is_tracing():
+    if jax_private.is_transforming():
         return io_callback(values, jax.ShapeDtypeStruct(shape, dtype), ordered=True)
     return jnp.asarray(values())
+
+
+class OwnedStream:
+    """A Primitive's own stream as the key its random op draws from: its ``NumberedDraws``, the int64 Parameter
+    counting its draws, and the Primitive's name (for the state layer)."""
+
+    __slots__ = ("draws", "counter", "op_name")
+
+    def __init__(self, draws, counter, op_name):
+        self.draws, self.counter, self.op_name = draws, counter, op_name
+
+
+def numbered_draw(draws, counter, shape, sample, dtype, op_name):
+    """Draw number ``counter`` (an int64 Parameter, advanced here) of the Primitive-owned ``draws``
+    (``seeded_streams.NumberedDraws``): a recomputation repeats the draw; under a trace a pure host callback
+    of the counter."""
+    index = counter._value
+    write(counter, wrap(index + 1), op_name)
+    count = int(np.prod(shape, dtype=np.int64))
+
+    def values(number):
+        return draws.draw(number, sample[0], count, *sample[1:]).reshape(shape).astype(dtype)
+
+    if jax_private.is_transforming():
+        return jax.pure_callback(values, jax.ShapeDtypeStruct(shape, dtype), index)
+    return jnp.asarray(values(index))
 
 
 def normals(key, shape, dtype=_FLOAT32):
@@ -94,6 +124,18 @@ def integers(key, shape, low, high, dtype):
     if isinstance(key, jax.Array):
         return jax.random.randint(key, shape, low, high, dtype)
     return _host_draw(key, shape, ("integers", int(low), int(high)), np.int64).astype(dtype)
+
+
+def dropped(units, array, keep_prob):
+    """MindSpore's Dropout kernel on ``array`` given its float ``units`` (the stream's uniforms, shaped like it):
+    ``(output, mask)``, an element kept when its uniform is below ``keep_prob`` (float32), ``mask * input *
+    (1 / keep_prob)`` in the input's dtype (Float16 scales in float32 first)."""
+    keep_prob = np.float32(keep_prob)
+    mask = (units < keep_prob).astype(array.dtype)
+    scale = np.float32(1) / keep_prob
+    if array.dtype == np.float16:
+        return mask * (array.astype(np.float32) * scale).astype(np.float16), mask
+    return mask * array * scale.astype(array.dtype), mask
 
 
 def _float_dtype(op_name, dtype):

@@ -13,7 +13,7 @@ Example:
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.core.seeded_streams import SeedPair
+from sporax.core.seeded_streams import NumberedDraws, SeedPair
 from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
@@ -51,18 +51,18 @@ class _RandomPrimitive(Primitive):
 
 
 class _KernelStreamPrimitive(_RandomPrimitive):
-    """A random Primitive whose seeded instances own MindSpore's kernel stream (a host object, started at the
-    first call: ``make`` names the ``SeedPair`` method that builds it)."""
+    """A random Primitive whose seeded instances own MindSpore's kernel stream (a host object whose draws the
+    ``_calls`` Parameter numbers; ``_make`` names the ``SeedPair`` method that builds it)."""
 
     _make = None
 
     def _key(self):
         if not (self.seed or self.seed2):
             return super()._key()
-        stream = self.__dict__.get("_stream")
-        if stream is None:
-            stream = self._stream = getattr(SeedPair(self.seed, self.seed2), self._make)()
-        return stream
+        draws = self.__dict__.get("_draws")
+        if draws is None:
+            draws = self._draws = NumberedDraws(getattr(SeedPair(self.seed, self.seed2), self._make)())
+        return random_ops.OwnedStream(draws, self._calls, type(self).__name__)
 
 
 class StandardNormal(_KernelStreamPrimitive):
@@ -75,7 +75,7 @@ class StandardNormal(_KernelStreamPrimitive):
         - **shape** (tuple[int]).
     """
 
-    _make = "normal_stream"
+    _make = "minstd_stream"
 
     def __call__(self, shape):
         return random_ops.standard_normal.entry.sample(self._key(), shape)

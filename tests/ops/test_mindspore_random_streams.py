@@ -131,3 +131,38 @@ def test_jit_function_runs_its_stream_on():
     np.testing.assert_array_equal(draw(Tensor(0.0)).asnumpy(), [0.2819022238254547, 0.09336508810520172, -0.051827479153871536])
     np.testing.assert_array_equal(draw(Tensor(0.0)).asnumpy(), [0.07789933681488037, -0.9588144421577454, -2.1530299186706543])
     np.testing.assert_array_equal(ops.standard_normal((3,)).asnumpy(), [2.0418174266815186, -0.8307185173034668, -1.8400038480758667])
+
+
+ONES = Tensor(np.ones((2, 6), np.float32))
+KEPT_INDEX_SUM = 10026861456  # the sum of the kept positions of the recorded 200000-element mask
+
+
+def test_seeded_dropout_masks_are_mindspores():
+    sporax.set_seed(3)
+    first = ops.dropout(ONES, p=0.5).asnumpy()
+    np.testing.assert_array_equal(first, 2 * np.array([[1, 0, 0, 1, 0, 0], [1, 1, 0, 0, 1, 1]]))
+    np.testing.assert_array_equal(ops.dropout(ONES, p=0.5).asnumpy() != 0,
+                                  [[1, 0, 1, 0, 0, 1], [0, 0, 0, 1, 0, 1]])
+    np.testing.assert_array_equal(ops.dropout(ONES, p=0.3, seed=7).asnumpy() != 0,
+                                  [[1, 1, 1, 1, 0, 1], [1, 1, 1, 1, 1, 1]])
+    sporax.set_seed(3)  # the layer takes kernel 'dropout''s first pair when built, then runs on
+    layer = nn.Dropout(p=0.5).set_train()
+    np.testing.assert_array_equal(layer(ONES).asnumpy(), first)
+    np.testing.assert_array_equal(layer(ONES).asnumpy() != 0, [[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1]])
+
+
+def test_dropout_primitive_outputs_and_a_large_mask_are_mindspores():
+    values = np.linspace(-3, 3, 12).reshape(2, 6)
+    output, mask = ops.Dropout(keep_prob=0.7, Seed0=1, Seed1=2)(Tensor(values.astype(np.float32)))
+    np.testing.assert_array_equal(output.asnumpy(), [[-0.0, -3.50649356842041, -2.7272727489471436,
+                                                      -1.9480520486831665, -0.0, -0.0],
+                                                     [0.0, 0.0, 0.0, 0.0, 3.50649356842041, 4.285714149475098]])
+    np.testing.assert_array_equal(mask.asnumpy(), output.asnumpy() != 0)
+    half, _ = ops.Dropout(keep_prob=0.7, Seed0=1, Seed1=2)(Tensor(values.astype(np.float16)))
+    np.testing.assert_array_equal(half.asnumpy(), np.array([[-0.0, -3.5078125, -2.7265625, -1.947265625, -0.0, -0.0],
+                                                            [0.0, 0.0, 0.0, 0.0, 3.5078125, 4.28515625]], np.float16))
+    # 200000 elements: MindSpore's mask keeps 100160 of them, at these positions
+    _, large = ops.Dropout(keep_prob=0.5, Seed0=1, Seed1=2)(Tensor(np.ones(200000, np.float32)))
+    kept = np.flatnonzero(large.asnumpy())
+    assert kept.size == 100160 and int(kept.sum()) == KEPT_INDEX_SUM
+    np.testing.assert_array_equal(large.asnumpy()[:20], [0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0])

@@ -22,6 +22,8 @@ Observed on MindSpore 2.10 (CPU) and reproduced value for value:
      the C library's ``logf`` (glibc's is not correctly rounded: 1 ulp off in ~0.4% of samples otherwise).
      Dropout keeps an element when its float uniform (``uniform_real_distribution<float>``, the same
      ``(x - 1) / 2**31``) is below ``keep_prob`` (float32).
+   - Permutations (RandomShuffle over ``MinstdStream``, Randperm over ``TwisterStream`` seeded with its plain
+     ``seed``): libstdc++'s ``std::shuffle`` of ``0 .. n-1`` (``gcc_shuffle``).
    - ``TwisterStream`` (UniformReal, UniformInt): ``std::mt19937``. Reals are libstdc++'s
      ``generate_canonical<double>``: ``(w0 + w1 * 2**32) / 2**64`` from two words, rounded to float32;
      integers in ``[low, high)`` divide a word by ``(2**32 - 1) // (high - low)`` after rejecting words at or
@@ -108,6 +110,54 @@ class SeedPair:
 
     def __repr__(self):
         return f"SeedPair({self.seed}, {self.seed2})"
+
+
+def gcc_shuffle(values, word, span):
+    """libstdc++'s ``std::shuffle`` of the list ``values``, in place: ``word()`` is the engine's next output less
+    its minimum, ``span`` its max - min. While two swap positions fit one draw (``span // n >= n``) it draws
+    them in pairs; each draw is bounded by division, rejecting the top partial bucket."""
+    def below(bound):  # uniform in [0, bound)
+        scaling = span // bound
+        past = bound * scaling
+        while True:
+            drawn = word()
+            if drawn < past:
+                return drawn // scaling
+
+    size = len(values)
+    if size < 2:
+        return values
+    if span // size < size:
+        for position in range(1, size):
+            other = below(position + 1)
+            values[position], values[other] = values[other], values[position]
+        return values
+    position = 1
+    if size % 2 == 0:  # an odd number of swaps is left: one first, then pairs
+        other = below(2)
+        values[1], values[other] = values[other], values[1]
+        position = 2
+    while position < size:
+        bound = position + 1
+        first, second = divmod(below(bound * (bound + 1)), bound + 1)
+        values[position], values[first] = values[first], values[position]
+        values[position + 1], values[second] = values[second], values[position + 1]
+        position += 2
+    return values
+
+
+def _word_reader(words, minimum):
+    """``word()``: the next output of a vectorised ``words(count)`` less the engine's ``minimum`` (buffered: the
+    stream runs past what is read)."""
+    buffer, position = [], [0]
+
+    def word():
+        if position[0] == len(buffer):
+            buffer[:] = (words(1024) - np.uint64(minimum)).tolist()
+            position[0] = 0
+        position[0] += 1
+        return buffer[position[0] - 1]
+    return word
 
 
 class NumberedDraws:
@@ -200,6 +250,11 @@ class MinstdStream:
             self._state = int(out[start + size - 1])
         return out
 
+    def permutation(self, count):
+        """``std::shuffle`` of ``0 .. count-1`` (int64); the stream is left past the words it buffered."""
+        return np.array(gcc_shuffle(list(range(count)), _word_reader(self._words, 1),
+                                    _LCG_MODULUS - 2), np.int64)
+
     def units(self, count):
         """The next ``count`` float32 uniforms in [0, 1) (libstdc++'s ``generate_canonical<float>``)."""
         return _units(self._words(count))
@@ -243,6 +298,10 @@ class TwisterStream:
     def words(self, count):
         """The next ``count`` 32-bit outputs, as uint64."""
         return self._bits.random_raw(count).astype(np.uint64)
+
+    def permutation(self, count):
+        """``std::shuffle`` of ``0 .. count-1`` (int64); the stream is left past the words it buffered."""
+        return np.array(gcc_shuffle(list(range(count)), _word_reader(self.words, 0), _MASK32), np.int64)
 
     def uniform(self, count):
         """The next ``count`` float32 samples in [0, 1) (``uniform_real_distribution<double>(0, 1)``)."""

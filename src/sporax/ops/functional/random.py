@@ -64,9 +64,10 @@ def _host_draw(key, shape, sample, dtype):
     Primitive's next numbered draw."""
     if isinstance(key, OwnedStream):
         return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name)
-    stream_of = {"normal": "minstd_stream", "units": "minstd_stream", "uniform": "twister_stream",
-                 "integers": "twister_stream"}
-    stream = getattr(key, stream_of[sample[0]])()
+    stream_of = {"normal": "minstd_stream", "units": "minstd_stream", "permutation": "minstd_stream",
+                 "uniform": "twister_stream", "integers": "twister_stream"}
+    # a SeedPair builds its kernel's engine; Randperm's engine comes built (seeded with its plain seed)
+    stream = getattr(key, stream_of[sample[0]])() if isinstance(key, seeded_streams.SeedPair) else key
     count = int(np.prod(shape, dtype=np.int64))
 
     def values():
@@ -316,11 +317,20 @@ def randint_like(input, low, high, seed=None, *, dtype=None, key):
     return _integers("randint", key, low, high, input.shape, target)
 
 
+def _randperm_engine(seed):
+    """MindSpore's RandpermV2 CPU kernel: ``std::shuffle`` over ``std::mt19937(seed)``, the global seed unused (a
+    seed of 0 too is a fixed stream); a negative seed (-1: from the OS) draws from the global random state."""
+    if isinstance(seed, Tensor) or static_int("randperm", "seed", seed) < 0:
+        return _key(None)
+    return seeded_streams.TwisterStream(seed)
+
+
 @op(mint=spelling("randperm", "n, *, generator=None, dtype=mstype.int64", unsupported=_GLOBAL_STREAM),
-    inputs=(), dtypes=ANY, random=_key, samples=samples.randperm, reference=samples.randperm_reference,
+    inputs=(), dtypes=ANY, random=_randperm_engine, samples=samples.randperm, reference=samples.randperm_reference,
     grad_check=False)
 def randperm(n, seed=0, offset=0, dtype=mstype.int64, *, key):
-    """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given).
+    """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given): MindSpore's for a seed >= 0 and
+    offset 0.
 
     Example:
         >>> from sporax import ops
@@ -328,10 +338,15 @@ def randperm(n, seed=0, offset=0, dtype=mstype.int64, *, key):
         [0, 1, 2, 3]
     """
     n = static_int("randperm", "n", n)
-    return jax.random.permutation(key, n).astype(_int_dtype("randperm", dtype))
+    target = _int_dtype("randperm", dtype)
+    if isinstance(key, jax.Array):
+        return jax.random.permutation(key, n).astype(target)
+    if static_int("randperm", "offset", offset) != 0:  # an offset's stream is not reproduced: sporax's own
+        return jax.random.permutation(jax.random.key(int(seed) ^ int(offset)), n).astype(target)
+    return _host_draw(key, (n,), ("permutation",), np.int64).astype(target)
 
 
-@op(inputs="x", dtypes=ANY, random=_key, samples=samples.shuffle, reference=samples.shuffle_reference,
+@op(inputs="x", dtypes=ANY, random=_seeded("shuffle"), samples=samples.shuffle, reference=samples.shuffle_reference,
     grad_check=False)
 def shuffle(x, seed=None, *, key):
     """``x`` with its first axis randomly permuted.
@@ -344,7 +359,10 @@ def shuffle(x, seed=None, *, key):
     if not isinstance(x, (jax.Array, jax.core.Tracer)):
         # MindSpore shuffles Tensors only: a Python number is no row count (``shuffle(2)``).
         raise TypeError(f"For 'shuffle', 'x' must be a Tensor, but got {type(x).__name__} {x!r}.")
-    return jax.random.permutation(key, x, axis=0, independent=False)
+    if isinstance(key, jax.Array):
+        return jax.random.permutation(key, x, axis=0, independent=False)
+    # MindSpore's RandomShuffle: std::shuffle of the row numbers over its minstd stream
+    return x[_host_draw(key, x.shape[:1], ("permutation",), np.int64)] if x.ndim else x
 
 
 @op(mint=spelling("bernoulli", "input, *, generator=None", p="input", unsupported=_GLOBAL_STREAM),

@@ -379,7 +379,7 @@ def bernoulli(input, p=0.5, seed=None, *, key):
     return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
 
 
-@op(inputs="input", dtypes=ANY, random=_key, samples=samples.multinomial,
+@op(inputs="input", dtypes=ANY, random=_seeded("multinomial"), samples=samples.multinomial,
     reference=samples.multinomial_reference, grad_check=False)
 def multinomial(input, num_samples, replacement=True, seed=None, *, key):
     """Int32 class indices drawn from the rows of ``input`` (non-negative weights).
@@ -395,6 +395,8 @@ def multinomial(input, num_samples, replacement=True, seed=None, *, key):
     if not replacement and num_samples > input.shape[-1]:
         raise ValueError(f"For 'multinomial', cannot draw {num_samples} samples without replacement "
                          f"from {input.shape[-1]} classes.")
+    if not isinstance(key, jax.Array):
+        return _seeded_multinomial(key, input, num_samples, replacement)
     logits = jnp.log(input.astype(np.float32))
     if replacement:
         shape = (num_samples,) + input.shape[:-1]
@@ -405,6 +407,23 @@ def multinomial(input, num_samples, replacement=True, seed=None, *, key):
         gumbel = jax.random.gumbel(key, logits.shape, np.float32)
         draws = jax.lax.top_k(logits + gumbel, num_samples)[1]
     return draws.astype(np.int32)
+
+
+def _seeded_multinomial(key, input, num_samples, replacement):
+    """MindSpore's seeded multinomial. With replacement its Multinomial kernel: per row (row-major) one float
+    uniform of the minstd stream per sample, the first class whose normalised running sum exceeds it. Without,
+    its composition: UniformReal over every weight, ``log(u) / (weight + 1e-6)``, the ``num_samples`` largest."""
+    rows = input.reshape(-1, input.shape[-1]).astype(np.float32)
+    if replacement:
+        units = _host_draw(key, (rows.shape[0], num_samples), ("units",), np.float32)
+        cumulative = jnp.cumsum(rows, axis=-1)
+        cumulative = cumulative / cumulative[:, -1:]
+        draws = jnp.sum(cumulative[:, None, :] <= units[:, :, None], axis=-1)
+        draws = jnp.minimum(draws, rows.shape[-1] - 1)
+    else:
+        scores = jnp.log(uniforms(key, rows.shape)) / (rows + np.float32(1e-6))
+        draws = jax.lax.top_k(scores, num_samples)[1]
+    return draws.reshape(input.shape[:-1] + (num_samples,)).astype(np.int32)
 
 
 @op(inputs="input_x", dtypes=ANY, random=_key, samples=samples.choice_with_mask,

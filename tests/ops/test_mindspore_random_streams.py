@@ -166,3 +166,44 @@ def test_dropout_primitive_outputs_and_a_large_mask_are_mindspores():
     kept = np.flatnonzero(large.asnumpy())
     assert kept.size == 100160 and int(kept.sum()) == KEPT_INDEX_SUM
     np.testing.assert_array_equal(large.asnumpy()[:20], [0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 0, 0, 0])
+
+
+def test_seeded_permutations_are_mindspores():
+    sporax.set_seed(3)
+    rows = Tensor(np.arange(10, dtype=np.float32))
+    np.testing.assert_array_equal(ops.shuffle(rows).asnumpy(), [5, 2, 7, 6, 4, 1, 9, 0, 3, 8])
+    np.testing.assert_array_equal(ops.shuffle(rows, seed=2).asnumpy(), [6, 2, 0, 1, 7, 9, 4, 8, 3, 5])
+    pairs = ops.shuffle(Tensor(np.arange(12, dtype=np.float32).reshape(6, 2)), seed=2).asnumpy()
+    np.testing.assert_array_equal(pairs[:, 0], [4, 10, 6, 0, 8, 2])  # whole rows move
+    np.testing.assert_array_equal(pairs[:, 1], pairs[:, 0] + 1)
+    # randperm: std::mt19937(seed), the global seed unused, a fixed seed repeating
+    np.testing.assert_array_equal(ops.randperm(10).asnumpy(), [0, 2, 1, 5, 9, 8, 4, 7, 6, 3])
+    np.testing.assert_array_equal(ops.randperm(10).asnumpy(), [0, 2, 1, 5, 9, 8, 4, 7, 6, 3])
+    np.testing.assert_array_equal(ops.randperm(10, seed=2).asnumpy(), [5, 0, 3, 1, 8, 4, 6, 2, 7, 9])
+
+
+def test_seeded_multinomial_is_mindspores():
+    sporax.set_seed(3)
+    probs = Tensor(np.array([[0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1]], np.float32))
+    np.testing.assert_array_equal(ops.multinomial(probs, 6, True).asnumpy(), [[1, 3, 3, 2, 3, 3], [0, 1, 2, 2, 1, 0]])
+    np.testing.assert_array_equal(ops.multinomial(probs, 3, False).asnumpy(), [[2, 1, 3], [2, 1, 3]])
+    np.testing.assert_array_equal(ops.multinomial(probs, 6, True, seed=4).asnumpy(),
+                                  [[3, 1, 1, 1, 2, 2], [0, 0, 2, 1, 0, 2]])
+
+
+def test_seeded_distribution_samples_are_mindspores():
+    import sporax.nn.probability.distribution as msd
+
+    sporax.set_seed(3)
+    np.testing.assert_array_equal(msd.Normal(0.0, 1.0, seed=5).sample((4,)).asnumpy(),
+                                  [-0.4014670252799988, 0.6222949028015137, -2.232154607772827, 2.2528529167175293])
+    np.testing.assert_array_equal(msd.Normal(0.0, 1.0).sample((4,)).asnumpy(),  # seed None: op seed 0
+                                  [0.3364059031009674, -0.8528055548667908, -0.13112331926822662, 1.412371039390564])
+    np.testing.assert_array_equal(msd.Uniform(0.0, 1.0, seed=5).sample((4,)).asnumpy(),
+                                  [0.4868350625038147, 0.21687108278274536, 0.062328826636075974, 0.5849253535270691])
+    np.testing.assert_array_equal(msd.Bernoulli(0.5, seed=5, dtype=sporax.int32).sample((6,)).asnumpy(),
+                                  [0, 0, 0, 0, 0, 1])
+    # -log(u) / rate: XLA's log is a few ulp from MindSpore's
+    np.testing.assert_allclose(msd.Exponential(1.0, seed=5).sample((4,)).asnumpy(),
+                               [1.1633336544036865, 0.9576749801635742, 0.41073688864707947, 0.34892308712005615],
+                               rtol=1e-6)

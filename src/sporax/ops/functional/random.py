@@ -172,10 +172,10 @@ def _bound(op_name, arg_name, value):
                     f"{describe(value)}.")
 
 
-@op(mint=spelling("normal", "mean=0.0, std=1.0, size=None, generator=None", shape="() if size is None else size",
-                  stddev="std", unsupported=_GLOBAL_STREAM),
-    inputs=("mean", "stddev"), dtypes=ANY, random=_seeded("normal"), samples=samples.normal, reference=samples.normal_reference,
-    grad_check=False)
+@op(mint=spelling("normal", "mean=0.0, std=1.0, size=None, generator=None", shape="size", stddev="std",
+                  unsupported=_GLOBAL_STREAM),
+    inputs=("mean", "stddev"), dtypes=ANY, random=_seeded("normal"), samples=samples.normal,
+    reference=samples.normal_reference, grad_check=False)
 def normal(shape, mean, stddev, seed=None, *, key):
     """Samples of N(mean, stddev^2): ``shape`` standard normals times ``stddev`` plus ``mean`` (broadcast).
 
@@ -184,9 +184,11 @@ def normal(shape, mean, stddev, seed=None, *, key):
         >>> ops.normal((2, 3), 0.0, 1.0, seed=1).shape
         (2, 3)
     """
-    shape = output_shape("normal", "shape", shape)
     mean = _bound("normal", "mean", mean)
     stddev = _bound("normal", "stddev", stddev)
+    # None (mint.normal without a size, PyTorch's rule): one draw per element of the parameters' broadcast shape
+    shape = (jnp.broadcast_shapes(mean.shape, stddev.shape) if shape is None
+             else output_shape("normal", "shape", shape))
     target = np.dtype(jnp.promote_types(mean.dtype, stddev.dtype))
     if target.kind != "f":
         target = _FLOAT32

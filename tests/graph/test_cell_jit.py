@@ -250,8 +250,9 @@ def test_dropout_advances_the_rng_in_graph_mode(graph_mode):
     ones = tensor(np.ones((4, 8)))
     first, second = dropout(ones).asnumpy(), dropout(ones).asnumpy()
     assert not np.array_equal(first, second), "each compiled call draws a new mask"
+    # the layer took its kernel's seeds when built (MindSpore): one built after the same set_seed repeats
     sporax.set_seed(11)
-    np.testing.assert_array_equal(dropout(ones).asnumpy(), first)
+    np.testing.assert_array_equal(nn.Dropout(p=0.5).set_train()(ones).asnumpy(), first)
     assert set(np.unique(first)) <= {0.0, 2.0}
 
 

@@ -7,7 +7,7 @@ import numbers
 import jax
 import jax.numpy as jnp
 
-from sporax.core import dtype as mstype
+from sporax.core import dtype as mstype, seeded_streams
 from sporax.core.initializer import HeUniform, Uniform, initializer
 from sporax.core.parameter import Parameter
 from sporax.core.random_state import next_key
@@ -15,6 +15,7 @@ from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
 from sporax.ops.functional import dropouts, sampling
+from sporax.ops.operations.nn_ops import Dropout as DropoutPrimitive
 from sporax.ops.primitive import Primitive
 from sporax.state.scope import in_compiled_trace
 
@@ -217,11 +218,17 @@ class Dropout(Cell):
                 raise ValueError(f"For 'Dropout', the 'p' must be a number in range [0, 1), but got {p}.")
             self.keep_prob = 1.0 - p
         self.p = p
+        # MindSpore takes the seed pair of kernel 'dropout' here: seeded, the layer's Dropout Primitive owns its
+        # kernel's stream
+        seeds = seeded_streams.op_seeds(0, "dropout")
+        self._seeded = None if seeds == (0, 0) else DropoutPrimitive(self.keep_prob, *seeds)
 
     def construct(self, x):
         if not self.training or self.keep_prob == 1.0:
             return x
         array = tensor_array(x, cell_name="Dropout")
+        if self._seeded is not None:
+            return self._seeded(x)[0]
         keep = jax.random.bernoulli(next_key(), self.keep_prob, array.shape)
         scale = jnp.asarray(1.0 / self.keep_prob, array.dtype)
         return Tensor._wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))

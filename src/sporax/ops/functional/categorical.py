@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.seeded_streams import mixed_seed
 from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import static_int
 from sporax.ops.op_table import FLOAT, Sample, op
@@ -29,21 +30,6 @@ from sporax.ops.op_table import FLOAT, Sample, op
 _MODULUS = 2**31 - 1
 _MULTIPLIER = 16807
 _RANGE = float(_MODULUS - 1)
-_PHILOX_KEY = (0x3EC8F720, 0x02461E29)
-_MASK32 = 0xFFFFFFFF
-
-
-def mixed_seed(global_seed, op_seed):
-    """MindSpore's 64-bit kernel seed from two seeds: one Philox-4x32-10 block over them (Python ints)."""
-    global_seed, op_seed = global_seed % 2**64, op_seed % 2**64  # negative seeds wrap as uint64
-    counter = [global_seed & _MASK32, global_seed >> 32, op_seed & _MASK32, op_seed >> 32]
-    key = list(_PHILOX_KEY)
-    for _ in range(10):
-        first, second = 0xD2511F53 * counter[0], 0xCD9E8D57 * counter[2]
-        counter = [(second >> 32) ^ counter[1] ^ key[0], second & _MASK32,
-                   (first >> 32) ^ counter[3] ^ key[1], first & _MASK32]
-        key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
-    return counter[0] | (counter[1] << 32)
 
 
 def engine_seed(seed, global_seed=0):

@@ -13,6 +13,8 @@ as a Parameter), so a compiled Cell advances the stream like MindSpore's kernel.
 import jax
 import numpy as np
 
+from sporax.core.seeded_streams import gcc_shuffle
+
 _MODULUS = 2**31 - 1
 _ENGINE_RANGE = _MODULUS - 2  # the engine yields 1 .. 2^31 - 2
 _INT_MAX = 2**31 - 1
@@ -26,39 +28,10 @@ class _Engine:
         self.state = self.state * 16807 % _MODULUS
         return self.state
 
-    def uniform_int(self, high):
-        """An int in [0, high], by libstdc++'s rejection with a downscaling factor."""
-        span = high + 1
-        scaling = _ENGINE_RANGE // span
-        past = span * scaling
-        while True:
-            value = self.next() - 1
-            if value < past:
-                return value // scaling
-
 
 def _shuffle(values, engine):
     """libstdc++'s ``std::shuffle`` of ``values`` (a list) in place."""
-    size = len(values)
-    if size == 0:
-        return values
-    if _ENGINE_RANGE // size >= size:
-        position = 1
-        if size % 2 == 0:
-            other = engine.uniform_int(1)
-            values[position], values[other] = values[other], values[position]
-            position += 1
-        while position < size:
-            span = position + 1
-            both = engine.uniform_int(span * (span + 1) - 1)
-            for other in (both // (span + 1), both % (span + 1)):
-                values[position], values[other] = values[other], values[position]
-                position += 1
-        return values
-    for position in range(1, size):
-        other = engine.uniform_int(position)
-        values[position], values[other] = values[other], values[position]
-    return values
+    return gcc_shuffle(values, lambda: engine.next() - 1, _ENGINE_RANGE)
 
 
 def _host_kernel(flags, state, count):

@@ -2,7 +2,8 @@
 DropoutDoMask Primitives.
 
 Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do; outside
-training, and at ``p`` 0 or 1, no key is drawn and the random state stays put.
+training, and at ``p`` 0 or 1, no key is drawn and the random state stays put. Seeded, ``dropout`` draws
+MindSpore 2.10's mask (its Dropout kernel's stream, ``sporax.core.seeded_streams``).
 
 Example:
     >>> import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import random_samples as samples
-from sporax.ops.functional.random import _key
+from sporax.ops.functional.random import _host_draw, _key, _seeded, dropped
 from sporax.ops.op_table import ANY, op
 
 
@@ -42,6 +43,8 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
     _check_p(op_name, p, allow_one)
     if key is None:  # no draw (``_dropping``): the input as it is, or every channel dropped at p = 1
         return jnp.zeros_like(input) if training and p == 1.0 else input
+    if not isinstance(key, jax.Array):  # seeded: MindSpore's Dropout kernel (element-wise masks only)
+        return dropped(_host_draw(key, input.shape, ("units",), np.float32), input, 1.0 - p)[0]
     keep = jax.random.bernoulli(key, 1.0 - p, mask_shape(input.shape))
     scale = jnp.asarray(1.0 / (1.0 - p), input.dtype)
     return jnp.where(keep, input * scale, jnp.zeros((), input.dtype))
@@ -50,7 +53,7 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
 _dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
 
 
-@_dropout(samples=samples.dropout(2), reference=samples.dropout_reference)
+@_dropout(samples=samples.dropout(2), reference=samples.dropout_reference, random=_seeded("dropout"))
 def dropout(input, p=0.5, training=True, seed=None, *, key):
     """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
 

@@ -37,7 +37,7 @@ def shaped():
 
 
 normal = _float32(Sample((SHAPE, 1.0, 2.0)),
-                  Sample(((40, 1), np.linspace(-1, 1, 50).astype(np.float32), np.full((50,), 0.5, np.float32)),
+                  Sample(((40, 50), np.linspace(-1, 1, 50).astype(np.float32), np.full((50,), 0.5, np.float32)),
                          {"seed": 5}),
                   Sample((SHAPE, np.zeros((), np.float64), np.full((), 0.5, np.float32))))
 
@@ -150,7 +150,7 @@ def multinomial_reference(input, num_samples, replacement=True, seed=None):
 
 
 laplace = _float32(Sample((SHAPE, np.ones((), np.float32), np.full((), 0.5, np.float32))),
-                   Sample(((40, 1), np.linspace(-1, 1, 50).astype(np.float32), np.full((50,), 2.0, np.float32)),
+                   Sample(((40, 50), np.linspace(-1, 1, 50).astype(np.float32), np.full((50,), 2.0, np.float32)),
                           {"seed": 3}))
 
 

@@ -14,6 +14,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.parameter import Parameter
+from sporax.core.seeded_streams import NumberedDraws, SeedPair
+from sporax.core.tensor import Tensor
 from sporax.ops import functional, layer_forms
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import padded_pools, random as random_ops, transformer_blocks
@@ -211,9 +214,19 @@ class Dropout(Primitive):
         if not 0.0 < keep_prob <= 1.0:
             raise ValueError(f"For 'Dropout', 'keep_prob' must be in (0, 1], but got {keep_prob}.")
         self.keep_prob, self.seed = keep_prob, Seed0 or Seed1 or None
+        # seeded, the instance owns MindSpore's kernel stream: its masks are MindSpore's, call after call
+        self._stream = None
+        if Seed0 or Seed1:
+            draws = NumberedDraws(SeedPair(Seed0, Seed1).minstd_stream())
+            calls = Parameter(Tensor(np.zeros((), np.int64)), name="Dropout_calls", requires_grad=False)
+            self._stream = random_ops.OwnedStream(draws, calls, "Dropout")
 
     def __call__(self, x):
-        array_of("Dropout", "x", x)
+        array = array_of("Dropout", "x", x)
+        if self._stream is not None:
+            units = random_ops._host_draw(self._stream, array.shape, ("units",), np.float32)
+            output, mask = random_ops.dropped(units, array, self.keep_prob)
+            return wrap(output), wrap(mask)
         # The functional dropout of ones is the scaled mask: 0 where dropped, 1 / keep_prob where kept.
         scaled = functional.dropout(functional.ones_like(x), p=1.0 - self.keep_prob, training=True, seed=self.seed)
         return x * scaled, (scaled != 0).astype(x.dtype)

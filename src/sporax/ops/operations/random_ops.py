@@ -1,7 +1,9 @@
 """Primitive classes for random ops: StandardNormal, UniformReal, UniformInt, RandomCategorical, ...
 
-They draw keys from the global random state like the functional random ops, with ``seed`` and
-``seed2`` folded in when set.
+With ``seed`` or ``seed2`` set, StandardNormal, UniformReal and UniformInt own MindSpore 2.10's kernel
+stream (``sporax.core.seeded_streams``): the instance's first call starts it, later calls run on, so their
+values are MindSpore's. The others, and any with neither seed set, draw keys from the global random state
+like the functional random ops, with ``seed`` and ``seed2`` folded in when set.
 
 Example:
     >>> from sporax import ops
@@ -11,6 +13,7 @@ Example:
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.seeded_streams import NumberedDraws, SeedPair
 from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
@@ -47,7 +50,22 @@ class _RandomPrimitive(Primitive):
         return categorical.stream_key(self._base_key, calls)
 
 
-class StandardNormal(_RandomPrimitive):
+class _KernelStreamPrimitive(_RandomPrimitive):
+    """A random Primitive whose seeded instances own MindSpore's kernel stream (a host object whose draws the
+    ``_calls`` Parameter numbers; ``_make`` names the ``SeedPair`` method that builds it)."""
+
+    _make = None
+
+    def _key(self):
+        if not (self.seed or self.seed2):
+            return super()._key()
+        draws = self.__dict__.get("_draws")
+        if draws is None:
+            draws = self._draws = NumberedDraws(getattr(SeedPair(self.seed, self.seed2), self._make)())
+        return random_ops.OwnedStream(draws, self._calls, type(self).__name__)
+
+
+class StandardNormal(_KernelStreamPrimitive):
     """Float32 samples of N(0, 1).
 
     Args:
@@ -57,11 +75,13 @@ class StandardNormal(_RandomPrimitive):
         - **shape** (tuple[int]).
     """
 
+    _make = "minstd_stream"
+
     def __call__(self, shape):
         return random_ops.standard_normal.entry.sample(self._key(), shape)
 
 
-class UniformReal(_RandomPrimitive):
+class UniformReal(_KernelStreamPrimitive):
     """Float32 samples uniform in [0, 1).
 
     Args:
@@ -71,11 +91,13 @@ class UniformReal(_RandomPrimitive):
         - **shape** (tuple[int]).
     """
 
+    _make = "twister_stream"
+
     def __call__(self, shape):
         return random_ops.rand.entry.sample(self._key(), shape)
 
 
-class UniformInt(_RandomPrimitive):
+class UniformInt(_KernelStreamPrimitive):
     """Int32 samples uniform in [minval, maxval).
 
     Args:
@@ -84,6 +106,8 @@ class UniformInt(_RandomPrimitive):
     Inputs:
         - **shape** (tuple[int]), **minval** (Tensor), **maxval** (Tensor) - 0-d Int32.
     """
+
+    _make = "twister_stream"
 
     def __call__(self, shape, minval, maxval):
         for name, value in (("minval", minval), ("maxval", maxval)):

@@ -285,10 +285,17 @@ class Distribution(Cell):
         return self._sample(*args, **kwargs) if self._has("_sample") else self._missing("sample")
 
     def _uniform(self, shape):
-        """Uniform samples on [0, 1) in the parameter type, the source of most samplers here. They draw from
-        sporax's global generator (``set_seed``): the distribution's ``seed`` is kept but not used, and samples
-        differ from MindSpore's (its kernels' streams are not reproduced)."""
-        return ops.cast(ops.uniform(tuple(shape), Tensor(0.0), Tensor(1.0)), self.parameter_type)
+        """Uniform samples on [0, 1) in the parameter type, the source of most samplers here: MindSpore's
+        ``ops.uniform`` with the distribution's ``seed`` as op seed (so under ``set_seed`` they are MindSpore's
+        numbers wherever the sampler's formula is MindSpore's), a () shape drawn as (1,) and squeezed."""
+        return ops.cast(self._seeded_draw(ops.uniform, shape, Tensor(0.0), Tensor(1.0)), self.parameter_type)
+
+    def _seeded_draw(self, draw, shape, *parameters):
+        """``draw(sample shape, *parameters, seed=self.seed)`` as MindSpore's samplers call it: a () shape is
+        drawn as (1,), then squeezed."""
+        shape = tuple(shape)
+        sample = draw(shape or (1,), *parameters, seed=self._seed)
+        return sample if shape else ops.squeeze(sample, 0)
 
     def construct(self, name, *args, **kwargs):
         if name not in _METHODS:

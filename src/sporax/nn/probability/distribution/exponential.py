@@ -79,4 +79,4 @@ class Exponential(Distribution):
     def _sample(self, shape=(), rate=None):
         rate = self._check_param_type(rate)
         uniform = self._uniform(tuple(shape) + tuple(rate.shape))
-        return ops.cast(-ops.log1p(-uniform) / rate, self.dtype)
+        return ops.cast(-(ops.log(uniform) / rate), self.dtype)  # MindSpore's: -log(u) / rate

@@ -91,5 +91,6 @@ class Normal(MeanSdDistribution):
     def _sample(self, shape=(), mean=None, sd=None):
         """Samples of shape ``shape + batch shape``."""
         mean, sd = self._check_param_type(mean, sd)
-        noise = ops.standard_normal(tuple(shape) + tuple(mean.shape))
-        return ops.cast(noise, self.dtype) * sd + mean
+        # MindSpore's: ops.normal over shape + the parameters' broadcast shape, with the distribution's seed
+        batch = tuple((mean + sd).shape)
+        return ops.cast(self._seeded_draw(ops.normal, tuple(shape) + batch, mean, sd), self.dtype)

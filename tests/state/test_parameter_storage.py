@@ -66,6 +66,13 @@ def test_set_data_shares_the_given_tensors_storage_when_no_cast_is_needed():
     ops.assign(p, values(3.0, 3.0))
     assert t.asnumpy().tolist() == [3, 3]
 
+    p, t = parameter(1.0, 2.0), values(3.0, 4.0)
+    p.set_data(t)
+    held = p.data
+    p.set_data(values(0.0, 0.0))  # p leaves t's storage; held stays on it (MindSpore: [0. 0.] [9. 4.])
+    t[0] = 9
+    assert p.asnumpy().tolist() == [0, 0] and held.asnumpy().tolist() == [9, 4]
+
     p, q = parameter(1.0, 2.0), parameter(5.0, 6.0, name="q")
     p.set_data(q)  # MindSpore: p after set_data(q), assign q [3. 3.]
     ops.assign(q, values(3.0, 3.0))

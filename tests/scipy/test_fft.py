@@ -29,3 +29,12 @@ def test_round_trip_and_errors():
         dct(x, type=5)
     with pytest.raises(ValueError, match="norm must be"):
         dct(x, norm="unit")
+
+
+def test_default_norm_is_ortho_as_in_mindspore():
+    # MindSpore 2.10: dct(x), idct(x) and dctn of a 2x2 with norm left None give the 'ortho' transforms
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    np.testing.assert_allclose(dct(x).asnumpy(), [3.4641018, -1.4142137, 0.0], atol=1e-6)
+    np.testing.assert_allclose(idct(x).asnumpy(), [3.2163088, -1.8721395, 0.38788158], rtol=1e-5)
+    np.testing.assert_allclose(dctn(Tensor(np.arange(4.0, dtype=np.float32).reshape(2, 2))).asnumpy(),
+                               [[3.0, -1.0], [-2.0, 0.0]], atol=1e-6)

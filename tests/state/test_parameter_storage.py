@@ -66,6 +66,13 @@ def test_set_data_shares_the_given_tensors_storage_when_no_cast_is_needed():
     ops.assign(p, values(3.0, 3.0))
     assert t.asnumpy().tolist() == [3, 3]
 
+    p, t = parameter(1.0, 2.0), values(3.0, 4.0)
+    p.set_data(t)
+    held = p.data
+    p.set_data(values(0.0, 0.0))  # p leaves t's storage; held stays on it (MindSpore: [0. 0.] [9. 4.])
+    t[0] = 9
+    assert p.asnumpy().tolist() == [0, 0] and held.asnumpy().tolist() == [9, 4]
+
     p, q = parameter(1.0, 2.0), parameter(5.0, 6.0, name="q")
     p.set_data(q)  # MindSpore: p after set_data(q), assign q [3. 3.]
     ops.assign(q, values(3.0, 3.0))
@@ -131,3 +138,14 @@ def test_held_data_follows_a_compiled_train_step():
         np.testing.assert_allclose(held.asnumpy(), [[0.6, 0.6]], rtol=1e-6)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_asnumpy_is_a_private_copy_a_known_difference_from_mindspore():
+    # MindSpore 2.10 (CPU): ``a = p.asnumpy(); a[0] = 100`` changes p ([100. 2.]), and Tensor.asnumpy()'s array
+    # is the Tensor's memory. sporax's arrays are immutable (XLA may share or cache them), so asnumpy() returns a
+    # private copy: writing it leaves the Parameter and its held data as they were.
+    p = parameter(1.0, 2.0)
+    held = p.data
+    array = p.asnumpy()
+    array[0] = 100
+    assert p.asnumpy().tolist() == [1, 2] and held.asnumpy().tolist() == [1, 2]

@@ -1,5 +1,5 @@
 """``mindspore.scipy``: SciPy-style linear algebra (``sporax.scipy.linalg``) and cosine transforms
-(``sporax.scipy.fft``) on Tensors."""
-from sporax.scipy import fft, linalg
+(``sporax.scipy.fft``) on Tensors, and optimisation (``sporax.scipy.optimize``)."""
+from sporax.scipy import fft, linalg, optimize
 
-__all__ = ["fft", "linalg"]
+__all__ = ["fft", "linalg", "optimize"]

@@ -1,12 +1,13 @@
 """``mindspore.scipy.fft``: discrete cosine transforms on Tensors, each onto ``jax.scipy.fft``.
 
 Integer and bool inputs are transformed in Float32 (MindSpore's default float); floating inputs
-keep their dtype.
+keep their dtype. ``norm=None`` is ``'ortho'``, as in MindSpore 2.10 (which supports only type 2 with
+``'ortho'``); the other SciPy types and norms are computed too.
 
 Example:
     >>> from sporax import Tensor
     >>> from sporax.scipy.fft import dct
-    >>> [round(v, 4) for v in dct(Tensor([1.0, 2.0, 3.0]), norm="ortho").asnumpy().tolist()]
+    >>> [round(v, 4) for v in dct(Tensor([1.0, 2.0, 3.0])).asnumpy().tolist()]
     [3.4641, -1.4142, 0.0]
 """
 import jax.numpy as jnp
@@ -24,27 +25,31 @@ def _input(name, x, transform_type, norm):
         raise ValueError(f"For 'mindspore.scipy.fft.{name}', norm must be None, 'backward', 'ortho' or 'forward', "
                          f"but got {norm!r}.")
     array = x._value if isinstance(x, Tensor) else jnp.asarray(x)
-    return array if array.dtype.kind == "f" else array.astype(np.float32)
+    return array if array.dtype.kind == "f" else array.astype(np.float32), "ortho" if norm is None else norm
 
 
 def dct(x, type=2, n=None, axis=-1, norm=None):
     """The discrete cosine transform of ``type`` along ``axis`` (``x`` cut or zero-padded to ``n``)."""
-    return wrap(jfft.dct(_input("dct", x, type, norm), type=type, n=n, axis=axis, norm=norm))
+    array, norm = _input("dct", x, type, norm)
+    return wrap(jfft.dct(array, type=type, n=n, axis=axis, norm=norm))
 
 
 def idct(x, type=2, n=None, axis=-1, norm=None):
     """The inverse of ``dct`` of the same ``type`` and ``norm``."""
-    return wrap(jfft.idct(_input("idct", x, type, norm), type=type, n=n, axis=axis, norm=norm))
+    array, norm = _input("idct", x, type, norm)
+    return wrap(jfft.idct(array, type=type, n=n, axis=axis, norm=norm))
 
 
 def dctn(x, type=2, s=None, axes=None, norm=None):
     """The discrete cosine transform over several ``axes`` (each cut or zero-padded to ``s``)."""
-    return wrap(jfft.dctn(_input("dctn", x, type, norm), type=type, s=s, axes=axes, norm=norm))
+    array, norm = _input("dctn", x, type, norm)
+    return wrap(jfft.dctn(array, type=type, s=s, axes=axes, norm=norm))
 
 
 def idctn(x, type=2, s=None, axes=None, norm=None):
     """The inverse of ``dctn`` of the same ``type`` and ``norm``."""
-    return wrap(jfft.idctn(_input("idctn", x, type, norm), type=type, s=s, axes=axes, norm=norm))
+    array, norm = _input("idctn", x, type, norm)
+    return wrap(jfft.idctn(array, type=type, s=s, axes=axes, norm=norm))
 
 
 __all__ = ["dct", "dctn", "idct", "idctn"]

@@ -12,6 +12,7 @@ Example:
     >>> cholesky(Tensor(np.array([[4.0, 2.0], [2.0, 5.0]], np.float32)), lower=True).asnumpy().tolist()
     [[2.0, 0.0], [1.0, 2.0]]
 """
+import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import numpy as np
@@ -114,6 +115,13 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     array = _matrix("lu_solve", "lu", packed)
     pivot_array = pivots._value if isinstance(pivots, Tensor) else jnp.asarray(pivots)
     return wrap(jsl.lu_solve((array, pivot_array), _rhs("lu_solve", b, array.dtype), trans=trans))
+
+
+def lu_pivots_to_permutation(pivots, permutation_size):
+    """The Int32 permutation (of length ``permutation_size``) that LAPACK-style row ``pivots`` (the last axis;
+    row ``i`` swapped with row ``pivots[i]`` in turn) apply."""
+    array = pivots._value if isinstance(pivots, Tensor) else jnp.asarray(pivots)
+    return wrap(jax.lax.linalg.lu_pivots_to_permutation(array.astype(np.int32), int(permutation_size)))
 
 
 def block_diag(*arrs):

@@ -11,8 +11,9 @@ and a write into a root recomputes its live views.
 
 Views of traced values (GRAPH mode, ``jit``, a differentiated call) are kept in a table of their own,
 ``TRACED``, which ``sporax.state.traced_views`` writes through functionally; eager links never hold a tracer.
-A root whose slot is replaced outside ``rebind`` (the values a compiled step writes back) keeps views holding
-the values they last saw until the next write.
+A Parameter root whose slot a compiled program's write-back replaces (outside ``rebind``) refreshes its views
+there (``sporax.state.parameter_storage``); another root keeps views holding the values they last saw until the
+next write.
 
 Example:
     >>> import numpy as np
@@ -233,7 +234,7 @@ def detach(tensor):
     root = None if entry is None else entry[1]()
     views = _VIEWS_OF.get(id(root))
     if views is not None and views[0]() is root:
-        views[1][:] = [item for item in views[1] if item[0]() not in (tensor, None)]
+        views[1][:] = [item for item in views[1] if item[0]() is not tensor and item[0]() is not None]
 
 
 def move_views(root, array):

@@ -1,0 +1,83 @@
+"""mindspore.scipy.optimize on sporax: every expected value recorded from MindSpore 2.10 (CPU) with the same call."""
+import numpy as np
+import pytest
+
+from sporax import Tensor
+from sporax.scipy import linalg
+from sporax.scipy.optimize import line_search, linear_sum_assignment, minimize
+
+COST = np.array([[4, 1, 3], [2, 0, 5], [3, 2, 2]], np.float32)
+RANDOM = np.random.default_rng(0).random((5, 4))
+
+
+def _lists(pair):
+    assert all(item.dtype == np.int64 for item in (pair[0].asnumpy(), pair[1].asnumpy()))
+    return [item.asnumpy().tolist() for item in pair]
+
+
+@pytest.mark.parametrize("cost, maximize, limit, expected", [
+    (COST, False, None, [[0, 1, 2], [1, 0, 2]]),
+    (COST, True, None, [[0, 1, 2], [0, 2, 1]]),
+    (COST[:2], False, None, [[0, 1], [1, 0]]),
+    (COST[:, :2], False, None, [[0, 1], [1, 0]]),
+    (COST, False, 2, [[0, 1, -1], [1, 0, -1]]),
+    (COST, True, 1, [[0, -1, -1], [0, -1, -1]]),
+    (COST.astype(np.int32), False, None, [[0, 1, 2], [1, 0, 2]]),
+    (np.array([[np.inf, 1], [2, np.inf]], np.float32), False, None, [[0, 1], [1, 0]]),
+    (RANDOM, False, None, [[0, 1, 2, 3], [2, 0, 3, 1]]),
+])
+def test_linear_sum_assignment_matches_mindspore(cost, maximize, limit, expected):
+    arguments = (Tensor(cost), maximize) + (() if limit is None else (Tensor(limit),))
+    assert _lists(linear_sum_assignment(*arguments)) == expected
+
+
+def test_linear_sum_assignment_refuses_what_mindspore_refuses():
+    with pytest.raises(TypeError, match=r"argument\[maximize\] must be a type of \{Bool\}"):
+        linear_sum_assignment(Tensor(COST), 1)
+    with pytest.raises(ValueError, match="cost_matrix rank must be equal to 2, but got 1"):
+        linear_sum_assignment(Tensor(COST[0]), False)
+    for cost in ([[np.nan, 1], [2, 3]], [[np.inf, np.inf], [2, np.inf]]):  # MindSpore: RuntimeError (kernel failed)
+        with pytest.raises(RuntimeError, match="LinearSumAssignment"):
+            linear_sum_assignment(Tensor(np.array(cost, np.float32)), False)
+    with pytest.raises(RuntimeError, match="dimension_limit must be positive"):
+        linear_sum_assignment(Tensor(COST), False, Tensor(0))
+
+
+def _rosenbrock(point, scale=100):
+    return (1 - point[0]) ** 2 + scale * (point[1] - point[0] * point[0]) ** 2
+
+
+def test_bfgs_steps_as_mindspore():
+    # MindSpore 2.10: minimize(rosenbrock, [-1.2, 1.0], method='BFGS', options=dict(maxiter=5))
+    result = minimize(_rosenbrock, Tensor(np.array([-1.2, 1.0], np.float32)), args=(100,), method="BFGS",
+                      options={"maxiter": 5})
+    assert (result.success, result.status, result.nfev, result.njev, result.nit) == (False, 1, 12, 12, 5)
+    np.testing.assert_allclose(result.x.asnumpy(), [-5.09322584e-01, 2.42836282e-01], rtol=1e-4)
+    np.testing.assert_allclose(result.fun, 2.3055219650268555, rtol=1e-4)
+    np.testing.assert_allclose(result.jac.asnumpy(), [-6.39508820, -3.31464100], rtol=1e-4)
+    np.testing.assert_allclose(result.hess_inv.asnumpy(), [[3.97804901e-02, -3.66022550e-02],
+                                                           [-3.66022512e-02, 3.79772149e-02]], rtol=1e-3)
+    with pytest.raises(ValueError, match="You must specify a solver."):
+        minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)))
+    with pytest.raises(ValueError, match="Method CG not recognized"):
+        minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)), method="CG")
+    with pytest.raises(NotImplementedError, match="LBFGS"):
+        minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)), method="LBFGS")
+
+
+def test_line_search_as_mindspore():
+    # MindSpore 2.10: _LineSearchResults(failed=False, nit=1, nfev=2, ngev=2, k=2, a_k=1.0, f_k=1.13,
+    # g_k=[1.6, 1.4], status=0)
+    result = line_search(lambda x: (x ** 2).sum(), Tensor(np.array([1.8, 1.7], np.float32)),
+                         Tensor(np.array([-1.0, -1.0], np.float32)))
+    assert (result.failed, result.nit, result.nfev, result.ngev, result.k, result.status) == (False, 1, 2, 2, 2, 0)
+    np.testing.assert_allclose((result.a_k, result.f_k), (1.0, 1.13), rtol=1e-6)
+    np.testing.assert_allclose(result.g_k.asnumpy(), [1.6, 1.4], rtol=1e-6)
+
+
+def test_lu_pivots_to_permutation_as_mindspore():
+    # MindSpore 2.10: [2, 0, 1, 3] and [[1, 0, 2], [0, 1, 2]] (Int32)
+    single = linalg.lu_pivots_to_permutation(Tensor(np.array([2, 2, 2], np.int32)), 4).asnumpy()
+    assert single.dtype == np.int32 and single.tolist() == [2, 0, 1, 3]
+    batched = linalg.lu_pivots_to_permutation(Tensor(np.array([[1, 1], [0, 1]], np.int32)), 3).asnumpy()
+    assert batched.tolist() == [[1, 0, 2], [0, 1, 2]]

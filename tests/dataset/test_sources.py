@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import sporax.dataset as ds
+from sporax.core import dtype as mstype
 
 
 def rows(dataset):
@@ -79,13 +80,19 @@ def test_generator_random_access_and_column_types():
         def __len__(self):
             return 6
     assert rows(ds.GeneratorDataset(Source(), ["v"], shuffle=False)) == [[[float(i)] * 2] for i in range(6)]
-    typed = ds.GeneratorDataset(Source(), ["v"], column_types=[np.float32], shuffle=False)
-    assert typed.output_types() == [np.dtype("float32")]
+    typed = ds.GeneratorDataset(Source(), ["v"], column_types=[mstype.float64], shuffle=False)
+    assert typed.output_types() == [np.dtype("float64")]
+    # MindSpore 2.10 checks, never casts: float64 rows under column_types float32 raise RuntimeError
+    with pytest.raises(RuntimeError, match="should be same with specified column_types.*column 'v' holds float64"):
+        rows(ds.GeneratorDataset(Source(), ["v"], column_types=[mstype.float32], shuffle=False))
+    with pytest.raises(RuntimeError, match="specified column type: int32"):
+        rows(ds.GeneratorDataset(lambda: iter([(1,), (2,)]), ["v"], column_types=[mstype.int32]))
+    assert rows(ds.GeneratorDataset(lambda: iter([(1,), (2,)]), ["v"], column_types=[mstype.int64])) == [[1], [2]]
     parallel = ds.GeneratorDataset(Source(), ["v"], shuffle=False, num_parallel_workers=2)
     assert rows(parallel) == [[[float(i)] * 2] for i in range(6)]
     schema = ds.Schema()
-    schema.add_column("v", np.float32, [2])
-    assert ds.GeneratorDataset(Source(), schema=schema, shuffle=False).output_types() == [np.dtype("float32")]
+    schema.add_column("v", mstype.float64, [2])
+    assert ds.GeneratorDataset(Source(), schema=schema, shuffle=False).output_types() == [np.dtype("float64")]
 
 
 def test_generator_argument_errors():

@@ -57,6 +57,9 @@ def test_unique_first_seen_order():
     np.testing.assert_array_equal(index, [0, 1, 0, 2])
     np.testing.assert_array_equal(counts, [2, 1, 1])
     assert index.dtype == np.int32 and counts.dtype == np.int32
+    for rank_below_two in (np.array([5, 5, 1]), np.array(3)):  # MindSpore 2.10: RuntimeError, "at least 2-D"
+        with pytest.raises(RuntimeError, match="Unique: input must be at least 2-D"):
+            T.Unique()(rank_below_two)
 
 
 def test_compose_chains_and_multi_output():

@@ -270,6 +270,20 @@ def _graph_lines(item, run_time, top=True):
     return [str(replaced(item, _Slot, run_time))]
 
 
+class FormattedText(str):
+    """An f-string formatted from a tensor being compiled: its text holds a placeholder for the tensor,
+    ``parts`` the literal texts and the tensors, for a graph print to write the run-time values."""
+
+    def __new__(cls, text, parts):
+        formatted = super().__new__(cls, text)
+        formatted.parts = tuple(parts)
+        return formatted
+
+
+class _Joined(tuple):
+    """A ``FormattedText`` in a print's template: texts and ``_Slot``s."""
+
+
 graph_prints = [0]  # how many graph prints were traced: a program holding one waits for them (Program.outputs)
 
 
@@ -281,17 +295,22 @@ def graph_print(args):
     slot = _slotter(arrays, fold=True)
     # A NumPy argument makes MindSpore's graph run the whole print in Python (its JIT Fallback): one line,
     # each value as str() writes it ('np_sum:  [ 2  4  6  8 10] tensor_sum:  [ 2  4  6  8 10]').
-    in_python = any(isinstance(arg, np.ndarray) for arg in args)
+    # So does an f-string of a traced tensor, each tensor written as NumPy writes its value, format spec ignored.
+    in_python = any(isinstance(arg, (np.ndarray, FormattedText)) for arg in args)
     # A tensor known while tracing (a constant) is written now; a traced one when the program runs.
     template = [(str(arg) if in_python else _constant_text(arg)) if isinstance(arg, Tensor) and
-                not _is_traced_tensor(arg) else replaced(arg, Tensor, slot) for arg in args]
+                not _is_traced_tensor(arg) else _Joined(slot(part) if isinstance(part, Tensor) else part
+                                                        for part in arg.parts)
+                if isinstance(arg, FormattedText) else replaced(arg, Tensor, slot) for arg in args]
 
     def emit(*values):
         def run_time(at):
             return Tensor(np.asarray(values[at.index]))
 
         if in_python:
-            _original_print(*[replaced(item, _Slot, run_time) for item in template], flush=True)
+            _original_print(*["".join(str(np.asarray(values[part.index])) if isinstance(part, _Slot) else part
+                                      for part in item) if isinstance(item, _Joined)
+                              else replaced(item, _Slot, run_time) for item in template], flush=True)
             return
         for item in template:
             for text in _graph_lines(item, run_time):

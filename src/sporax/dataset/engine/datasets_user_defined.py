@@ -122,8 +122,14 @@ class GeneratorDataset(MappableDataset):
                 f"names {len(self.column_names)} column(s) {self.column_names}; make the source "
                 "return one value per column (a tuple), or fix column_names.")
         row = [to_array(v) for v in value]
-        if self._types is not None:
-            row = [v.astype(t, copy=False) if t is not None else v for v, t in zip(row, self._types)]
+        for name, array, dtype in zip(self.column_names, row, self._types or ()):
+            # MindSpore 2.10 checks a number column against column_types/schema (no cast)
+            if dtype is not None and dtype.kind in "biufc" and array.dtype != dtype:
+                raise RuntimeError(
+                    f"Invalid Python function, type of returned data in '{type(self).__name__}' should be same "
+                    f"with specified column_types, but the type of returned data: {type(array)}, specified "
+                    f"column type: {dtype}. (Row {index}, column '{name}' holds {array.dtype}: return "
+                    f"{dtype} arrays, e.g. np.asarray(value, np.{dtype}), or declare {array.dtype}.)")
         return row
 
     def _columns(self, rows):

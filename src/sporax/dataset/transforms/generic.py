@@ -289,7 +289,11 @@ class Unique(TensorOperation):
     """Return (unique elements in first-seen order, index of each element in them, counts) of the flattened input."""
 
     def __call__(self, data):
-        data = to_array(data, "Unique").reshape(-1)
+        data = to_array(data, "Unique")
+        if data.ndim < 2:  # MindSpore 2.10's kernel refuses a 0-D or 1-D input
+            raise RuntimeError(f"Unique: input must be at least 2-D in order to do unique op, got rank:{data.ndim} "
+                               f"(shape {data.shape}); give it a 2-D array, e.g. data.reshape(1, -1).")
+        data = data.reshape(-1)
         values, first, inverse, counts = np.unique(data, return_index=True, return_inverse=True, return_counts=True)
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)

@@ -22,6 +22,7 @@ from sporax.graph.control_flow import call_arguments, interpreted_calls, loops, 
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
+from sporax.graph.control_flow.formatted_strings import formatted  # noqa: F401 - converted code calls it here
 from sporax.graph.control_flow.module_globals import augmented_global, declared_global  # noqa: F401
 from sporax.graph.control_flow.raise_statement import raised  # noqa: F401 - converted code calls it here
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401

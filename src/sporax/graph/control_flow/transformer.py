@@ -337,6 +337,23 @@ class ControlFlowRewriter(ast.NodeTransformer):
             node.exc = ast.copy_location(_call("raised", node.exc), node.exc)
         return node
 
+    def visit_JoinedStr(self, node):
+        # An f-string: runtime.formatted keeps a traced tensor for a graph print (formatted_strings)
+        parts, values = [], []
+        for part in node.values:
+            if isinstance(part, ast.FormattedValue):
+                part.value = self.visit(part.value)
+                spec = part.format_spec
+                if spec is not None and not all(isinstance(piece, ast.Constant) for piece in spec.values):
+                    return node  # a computed format spec: Python formats it
+                parts.append((part.conversion, "".join(piece.value for piece in spec.values) if spec else ""))
+                values.append(part.value)
+            else:
+                parts.append(part.value)
+        if not values:
+            return node
+        return ast.copy_location(_call("formatted", ast.Constant(value=tuple(parts)), *values), node)
+
     def visit_IfExp(self, node):
         self.generic_visit(node)
         return ast.copy_location(_call("if_exp", node.test, _thunk(node.body), _thunk(node.orelse),

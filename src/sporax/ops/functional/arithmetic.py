@@ -345,7 +345,7 @@ def _xlogy_jvp(primals, tangents):
 
 
 xlogy = _binary_function("xlogy", _xlogy, _xlogy_reference,
-                         "Return ``input * log(other)`` (NaN at ``input`` 0, ``other`` 0, as MindSpore's kernel).",
+                         "Return ``input * log(other)`` (NaN where both are 0, as MindSpore's kernel).",
                          to_float=True,
                          samples=_POSITIVE_DIVISOR, primitive="Xlogy")
 

@@ -13,15 +13,15 @@ from sporax.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspos
 from sporax.nn.layer.conv3d import Conv3d, Conv3dTranspose
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
 from sporax.nn.layer.rnn import GRUCell, LSTMCell, RNNCell
+from sporax.nn.wrap import TrainOneStepCell, TrainOneStepWithLossScaleCell, WithLossCell
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.math_counting_ops import Ger
 from sporax.ops.operations.math_ops import BatchMatMul, MatMul
 from sporax.ops.operations.nn_ops import Conv2D, Conv3D, PReLU, ReLU
 from sporax.ops.operations.nn_spatial_ops import Conv2DTranspose, Conv3DTranspose
-from sporax.nn.wrap import TrainOneStepCell, TrainOneStepWithLossScaleCell, WithLossCell
 from sporax.train.amp.loss_scale import DynamicLossScaleManager, FixedLossScaleManager
 
-# MindSpore 2.10's list, in its order: the Cells O1 wraps, then the Primitives (listed; sporax wraps Cells only)
+# MindSpore 2.10's list, in its order: the Cells O1 wraps, then Primitives (listed only: O1 here wraps child Cells)
 _WHITE_LIST = [Conv1d, Conv2d, Conv3d, Conv1dTranspose, Conv2dTranspose, Conv3dTranspose, Dense, LSTMCell, RNNCell,
                GRUCell, Conv2D, Conv3D, Conv2DTranspose, Conv3DTranspose, Conv2DBackpropInput, MatMul, BatchMatMul,
                PReLU, ReLU, Ger]
@@ -78,8 +78,7 @@ def _wrap_children(network, classes, low_dtype, inner_dtype, outer_dtype):
     """Give every descendant Cell of ``classes`` precision ``inner_dtype`` and outputs in ``outer_dtype``."""
     for _, parent in list(network.cells_and_names()):
         for name, child in list(parent._cells.items()):
-            if child is not None and isinstance(child, tuple(c for c in classes if issubclass(c, Cell))) \
-                    and not isinstance(parent, _CastOutput):
+            if child is not None and isinstance(child, tuple(classes)) and not isinstance(parent, _CastOutput):
                 child.to_float(inner_dtype)
                 parent._cells[name] = _CastOutput(child, outer_dtype)
 

@@ -1,0 +1,37 @@
+"""f-strings in converted code: one formatted from a tensor being compiled keeps the tensor.
+
+MindSpore's graph runs such an f-string in Python when the program runs (its JIT Fallback), so
+``print(f"loss: {loss}")`` writes ``loss: 5.0``, each tensor as NumPy writes its value and any format
+spec ignored. ``formatted`` returns the plain string when every value is known; otherwise a
+``FormattedText`` (the string with the tensor's placeholder) that ``graph_print`` writes at run time.
+"""
+from sporax.core.tensor import Tensor, concrete
+from sporax.state.fallback import FormattedText
+
+_CONVERSIONS = {ord("s"): str, ord("r"): repr, ord("a"): ascii}
+
+
+def _traced(value):
+    """A Tensor whose value exists only when the compiled program runs."""
+    return isinstance(value, Tensor) and concrete(value._array) is None
+
+
+def formatted(parts, *values):
+    """The f-string of ``parts`` (literal texts, and (conversion, format spec) per value) and ``values``."""
+    texts, pieces, remaining = [], [], iter(values)
+    for part in parts:
+        if isinstance(part, str):
+            texts.append(part)
+            pieces.append(part)
+            continue
+        conversion, spec = part
+        value = next(remaining)
+        if _traced(value):
+            texts.append(str(value))
+            pieces.append(value)
+            continue
+        text = format(_CONVERSIONS.get(conversion, lambda item: item)(value), spec)
+        texts.append(text)
+        pieces.append(text)
+    text = "".join(texts)
+    return FormattedText(text, pieces) if any(isinstance(piece, Tensor) for piece in pieces) else text

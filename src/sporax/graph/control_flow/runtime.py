@@ -377,8 +377,7 @@ def _call(function, args, kwargs):
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""
-        if not module.startswith(_LIBRARY_PREFIXES) and module != "sporax" and \
-                not interpreted_calls.python_library(module):
+        if not (module.startswith(_LIBRARY_PREFIXES) or module == "sporax" or interpreted_calls.python_library(module)):
             from sporax.graph.control_flow.convert import converted
             from sporax.graph.helper_changes import active
 

@@ -60,3 +60,18 @@ def test_a_failed_build_names_the_owner_and_shows_the_compiler_output(tmp_path):
     with pytest.raises(RuntimeError, match=r"(?s)t: compiling 'k' failed \(exit 3\).*told to fail"):
         native_build.build_library("t", "k", _command(tmp_path, 0, "fail"), [str(source)], str(tmp_path / "kernels"))
     assert not [name for name in os.listdir(tmp_path / "kernels") if name.endswith((".so", ".log"))]
+
+
+def test_the_same_sources_in_another_folder_reuse_the_build_and_changed_ones_do_not(tmp_path):
+    folder = tmp_path / "kernels"
+    libraries = []
+    for checkout, text in (("checkout_a", "int f() { return 1; }"), ("checkout_b", "int f() { return 1; }"),
+                           ("checkout_c", "int f() { return 2; }")):
+        source = tmp_path / checkout / "src" / "kernel.cc"
+        source.parent.mkdir(parents=True)
+        source.write_text(text)
+        # the command names the source and its folder, as a real build's does
+        command = _command(tmp_path, 0) + [f"-I{source.parent}", str(source)]
+        libraries.append(native_build.build_library("t", "k", command, [str(source)], str(folder)))
+    assert libraries[0] == libraries[1] != libraries[2]
+    assert (tmp_path / "runs.txt").read_text().count("run") == 2  # checkout_b compiled nothing

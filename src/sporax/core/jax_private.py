@@ -202,10 +202,3 @@ def compile_uncached(lowered, compiler_options):
         return lowered.compile(compiler_options=compiler_options)
     finally:
         _compile_policy.no_cache_write = False
-
-
-def scipy_line_search(function, x, direction, **options):
-    """``jax.scipy``'s strong-Wolfe line search (the one its BFGS runs; JAX exports no public name for it)."""
-    from jax._src.scipy.optimize.line_search import line_search
-
-    return line_search(function, x, direction, **options)

@@ -1,8 +1,8 @@
 """``mindspore.scipy.optimize``: ``minimize`` (BFGS), ``line_search`` and ``linear_sum_assignment`` on Tensors.
 
-``minimize`` and ``line_search`` run ``jax.scipy``'s BFGS and strong-Wolfe line search (the algorithm MindSpore's
-follow: the same steps, the same result fields); the objective is called with a Tensor and returns a scalar
-Tensor, and is traced once. ``linear_sum_assignment`` solves on the host (a shortest augmenting path, as
+``minimize`` and ``line_search`` run ``sporax.scipy.bfgs`` (MindSpore's BFGS and strong-Wolfe line search, step
+for step: the same iterates, counts and result fields); the objective is called with a Tensor and returns a
+scalar Tensor, and is traced once. ``linear_sum_assignment`` solves on the host (a shortest augmenting path, as
 MindSpore's CPU kernel), with MindSpore's ``dimension_limit`` (only the first columns take part).
 
 Example:
@@ -17,11 +17,10 @@ import sys
 from typing import NamedTuple
 
 import jax.numpy as jnp
-import jax.scipy.optimize as jopt
 import numpy as np
 
-from sporax.core import jax_private
 from sporax.core.tensor import Tensor
+from sporax.scipy import bfgs
 from sporax.ops._dispatch import wrap
 
 
@@ -97,10 +96,12 @@ def minimize(func, x0, args=(), method=None, jac=None, hess=None, hessp=None, bo
     if start.ndim != 1:
         raise ValueError(f"For 'minimize', 'x0' must be 1-D, but got shape {tuple(start.shape)}.")
     options = dict(options or {})
-    result = jopt.minimize(_on_arrays(func, tuple(args)), start, method="BFGS", tol=tol, options=options)
-    return OptimizeResults(wrap(result.x), bool(result.success), int(result.status), float(result.fun),
-                           wrap(result.jac), wrap(result.hess_inv), int(result.nfev), int(result.njev),
-                           int(result.nit))
+    if tol is not None:
+        options.setdefault("gtol", tol)
+    state = bfgs.bfgs(_on_arrays(func, tuple(args)), start, **options)
+    return OptimizeResults(wrap(state["x_k"]), bool(state["converged"] & ~state["failed"]), int(state["status"]),
+                           float(state["f_k"]), wrap(state["g_k"]), wrap(state["H_k"]), int(state["nfev"]),
+                           int(state["ngev"]), int(state["k"]))
 
 
 def line_search(f, xk, pk, jac=None, gfk=None, old_fval=None, old_old_fval=None, c1=1e-4, c2=0.9, maxiter=20):
@@ -113,14 +114,11 @@ def line_search(f, xk, pk, jac=None, gfk=None, old_fval=None, old_old_fval=None,
     if jac is not None:
         raise NotImplementedError("line_search takes no 'jac' in sporax (the gradient comes from automatic "
                                   "differentiation); leave it None.")
-    options = {"c1": c1, "c2": c2, "maxiter": maxiter}
-    for name, value in (("gfk", gfk), ("old_fval", old_fval), ("old_old_fval", old_old_fval)):
-        if value is not None:
-            options[name] = _array(value)
-    result = jax_private.scipy_line_search(_on_arrays(f), _array(xk), _array(pk), **options)
-    return _LineSearchResults(bool(result.failed), int(result.nit), int(result.nfev), int(result.ngev),
-                              int(result.k), float(result.a_k), float(result.f_k), wrap(result.g_k),
-                              int(result.status))
+    given = [None if value is None else _array(value) for value in (old_fval, gfk, old_old_fval)]
+    state = bfgs.wolfe_search(_on_arrays(f), _array(xk), _array(pk), *given, c1=c1, c2=c2, maxiter=maxiter)
+    return _LineSearchResults(bool(state["failed"] | ~state["done"]), int(state["i"]) - 1, int(state["nfev"]),
+                              int(state["ngev"]), int(state["i"]), float(state["a_star"]), float(state["phi_star"]),
+                              wrap(state["g_star"]), int(state["status"]))
 
 
 def linear_sum_assignment(cost_matrix, maximize, dimension_limit=Tensor(sys.maxsize)):

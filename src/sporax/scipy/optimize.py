@@ -20,8 +20,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.scipy import bfgs
 from sporax.ops._dispatch import wrap
+from sporax.scipy import bfgs
 
 
 class OptimizeResults(NamedTuple):

@@ -96,6 +96,20 @@ def test_line_search_as_mindspore():
     np.testing.assert_allclose(result.g_k.asnumpy(), [1.6, 1.4], rtol=1e-6)
 
 
+def test_line_search_zooms_as_mindspore():
+    # MindSpore 2.10, BFGS's first Rosenbrock step: line_search(rosen, x0, -g0, gfk=g0, old_fval=f0,
+    # old_old_fval=f0 + |g0| / 2, maxiter=10) -> a_k 0.001326178084127605, f_k 11.569280624389648, nfev 2
+    # (one trial step overshoots, one quadratic zoom step lands), g_k [98.9757309, 56.2337761].
+    start = np.array([-1.2, 1.0], np.float32)
+    slope = np.array([-215.60003662109375, -88.00001525878906], np.float32)
+    value = np.float32(24.200005)
+    result = line_search(_rosen, Tensor(start), Tensor(-slope), gfk=Tensor(slope), old_fval=Tensor(value),
+                         old_old_fval=Tensor(value + np.linalg.norm(slope) / 2), maxiter=10)
+    assert (result.failed, result.nit, result.nfev, result.ngev, result.k, result.status) == (False, 1, 2, 2, 2, 0)
+    np.testing.assert_allclose((result.a_k, result.f_k), (0.001326178084127605, 11.569280624389648), rtol=1e-5)
+    np.testing.assert_allclose(result.g_k.asnumpy(), [98.9757308959961, 56.2337760925293], rtol=1e-5)
+
+
 def test_lu_pivots_to_permutation_as_mindspore():
     # MindSpore 2.10: [2, 0, 1, 3] and [[1, 0, 2], [0, 1, 2]] (Int32)
     single = linalg.lu_pivots_to_permutation(Tensor(np.array([2, 2, 2], np.int32)), 4).asnumpy()

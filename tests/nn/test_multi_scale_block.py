@@ -4,7 +4,8 @@ tests/fixtures/nn/record_multi_scale_block.py recorded the values: a split with 
 BatchNorm2d (batch statistics) + ReLU on one part, Pad + AvgPool2d(3, 2, 'valid') on another, concatenated.
 These were the suspects when mindcv's res2net50 reached a different loss at its second GRAPH train step
 (1.630 vs 1.921); the block agrees, and that second loss moves as much on MindSpore itself when the input
-changes by 1e-6 (1.685 to 1.921 over 6 draws): batch 2 at 64 px makes the trajectory chaotic.
+changes by 1e-6 (1.685 to 1.921 over the input and 5 noisy copies; sporax 1.516 to 1.860), the first
+step agreeing as closely as MindSpore agrees with itself: batch 2 at 64 px makes the trajectory chaotic.
 """
 import json
 import os

@@ -144,7 +144,9 @@ def test_recomputed_state_updates_and_random_masks_match(how):
         if initial is None:
             initial = [Tensor(p.asnumpy()) for p in cell.get_parameters()]
         for parameter, value in zip(cell.get_parameters(), initial):
-            parameter.set_data(value)
+            # a copy: set_data(value) would share value's storage (as in MindSpore), and the first run's
+            # BatchNorm update would then reach the second run's starting statistics
+            parameter.set_data(value.copy())
         if recomputed and how == "cell":
             cell.recompute()
         use_function = recomputed and how == "function"

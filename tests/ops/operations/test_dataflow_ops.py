@@ -43,4 +43,3 @@ def test_pyexecute_keeps_mindspores_attributes_and_refuses_a_call_outside_a_grap
     from sporax.ops import functional
 
     assert functional.DtypeToEnum is ops.DtypeToEnum and functional.UniqueConsecutive is ops.UniqueConsecutive
-    assert functional.ctc_greedy_decoder is ops.ctc_greedy_decoder

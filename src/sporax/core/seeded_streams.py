@@ -39,6 +39,7 @@ Example:
 """
 import ctypes
 import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -208,8 +209,10 @@ def _lcg_powers():
     return _LCG_POWERS
 
 
+@functools.cache
 def _c_logf():
-    """The C library's ``logf`` (what MindSpore's kernel calls), or None where it cannot be loaded."""
+    """The C library's ``logf`` (what MindSpore's kernel calls), or None where it cannot be loaded; looked up at
+    the first normal draw (``find_library`` runs ``ldconfig``: not at import)."""
     name = ctypes.util.find_library("m")
     if name is None:
         return None
@@ -218,14 +221,12 @@ def _c_logf():
     return np.frompyfunc(function, 1, 1)
 
 
-_C_LOGF = _c_logf()
-
-
 def _logf(values):
     """float32 ``logf`` of float32 ``values``: the C library's, else the float64 log rounded (1 ulp off at times)."""
-    if _C_LOGF is None:
+    logf = _c_logf()
+    if logf is None:
         return np.log(values.astype(np.float64)).astype(np.float32)
-    return _C_LOGF(values).astype(np.float32)
+    return logf(values).astype(np.float32)
 
 
 def _units(words):

@@ -156,8 +156,12 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             depth = logits.shape[-1]
             labels = ops.one_hot(labels, depth, ops.scalar_to_tensor(1.0, logits.dtype),
                                  ops.scalar_to_tensor(0.0, logits.dtype))
+        elif labels.dtype != logits.dtype:
+            raise TypeError(f"For primitive[SoftmaxCrossEntropyWithLogits], the input type must be same: "
+                            f"'logits' is {logits.dtype}, 'labels' is {labels.dtype}. Cast the labels to the "
+                            f"logits' dtype (ops.cast) first.")
         # MindSpore's fused kernel: its logits gradient is ``softmax - labels`` (see the op).
-        loss = fused_loss.softmax_cross_entropy_with_logits(logits, labels.astype(logits.dtype))[0]
+        loss = fused_loss.softmax_cross_entropy_with_logits(logits, labels)[0]
         return self.get_loss(loss)
 
 

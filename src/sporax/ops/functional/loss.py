@@ -262,8 +262,12 @@ def sigmoid_cross_entropy_with_logits(logits, label):
 
 
 def _softmax_cross_entropy_forward(x, y):
+    # MindSpore's CPU kernel works in float32 for half inputs and rounds each output once.
+    dtype = x.dtype
+    if jnp.finfo(dtype).bits < 32:
+        x, y = x.astype(jnp.float32), y.astype(jnp.float32)
     log_probs = jax.nn.log_softmax(x, -1)
-    return -jnp.sum(y * log_probs, -1), jnp.exp(log_probs) - y
+    return (-jnp.sum(y * log_probs, -1)).astype(dtype), (jnp.exp(log_probs) - y).astype(dtype)
 
 
 # MindSpore's kernel defines the logits gradient as ``dloss * (softmax - labels)`` whatever the

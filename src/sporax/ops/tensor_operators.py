@@ -18,7 +18,8 @@ from sporax.ops.tensor_support import functional
 from sporax.state.arguments import note_in_place
 from sporax.core.parameter import Parameter
 from sporax.state.assign import write
-from sporax.state.scope import in_compiled_trace, is_branch_input, may_update_in_place, owned_by_active_scope
+from sporax.state.scope import (in_compiled_trace, is_branch_input, may_update_in_place, note_parameter_result,
+                                owned_by_active_scope, parameter_behind)
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
@@ -64,11 +65,14 @@ def _augmented(forward):
         result = forward(self, other)
         if result is NotImplemented or not in_compiled_trace():
             return result
-        if isinstance(self, Parameter) and owned_by_active_scope(self) and result.shape == self.shape:
+        parameter = self if isinstance(self, Parameter) else parameter_behind(self)
+        if parameter is not None and owned_by_active_scope(parameter) and result.shape == parameter.shape:
             # ``out = self.w; out *= x``: MindSpore's graph stores into the Parameter itself; the name then
-            # holds the value (a returned Parameter would be state, not a result its gradient reaches)
+            # holds the value (a returned Parameter would be state, not a result its gradient reaches), and
+            # a further ``out += y`` stores again
             if not sys._getframe(1).f_globals.get("__name__", "").startswith("sporax."):
-                write(self, result, "augmented assignment")
+                write(parameter, result, "augmented assignment")
+                note_parameter_result(result, parameter)
             return result
         if type(self) is not Tensor:
             return result

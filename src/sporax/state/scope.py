@@ -23,9 +23,11 @@ class LiftScope:
     ``joined``: whether a compiled join (``note_control_flow_join``) ran in it; ``updated``: ids of the Tensors
     that ``x += y`` updated in place in it; ``branch_inputs``: ids of the Tensors a converted branch's trace got
     as its variables (``x += y`` may update those in place, though they hold the enclosing trace's values).
-    ``calls``: the last call of each Cell run inline in it (``note_cell_call``)."""
+    ``calls``: the last call of each Cell run inline in it (``note_cell_call``); ``parameter_results``: the
+    results of ``x op= y`` on a Parameter, by id, with that Parameter (``parameter_behind``)."""
 
-    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs", "calls")
+    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs", "calls",
+                 "parameter_results")
 
     def __init__(self, owned_states, name, walked=None):
         self.owned = {id(state) for state in owned_states}
@@ -36,6 +38,7 @@ class LiftScope:
         self.updated = set()
         self.branch_inputs = ()
         self.calls = {}
+        self.parameter_results = {}
 
 
 class _ScopeStack(threading.local):
@@ -102,6 +105,21 @@ def may_update_in_place(tensor):
         return False
     scope.updated.add(id(tensor))
     return True
+
+
+def note_parameter_result(result, parameter):
+    """``result`` is what ``x op= y`` stored into ``parameter``: MindSpore's graph keeps the name bound to the
+    Parameter, so a further ``x op= z`` updates it too (``x -= 1; x *= 3``)."""
+    scope = current_scope()
+    if scope is not None:
+        scope.parameter_results[id(result)] = (result, parameter)
+
+
+def parameter_behind(tensor):
+    """The Parameter an ``x op= y`` result of the running trace stands for (``note_parameter_result``), or None."""
+    scope = current_scope()
+    entry = scope.parameter_results.get(id(tensor)) if scope is not None else None
+    return entry[1] if entry is not None and entry[0] is tensor else None
 
 
 def is_branch_input(tensor):

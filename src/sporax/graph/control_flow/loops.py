@@ -22,6 +22,7 @@ import numpy as np
 from jax import lax
 
 from sporax.core import jax_private
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.bound import trip_bound
@@ -30,7 +31,7 @@ from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract
                                               is_number, number_dtype, number_tensor, plain_equal,
                                               zeros_like)
 from sporax.state.conditional import write_states
-from sporax.state.scope import lifted_states
+from sporax.state.scope import lifted_states, note_parameter_result, owned_by_active_scope, parameter_behind
 
 _MAX_PROMOTIONS = 4
 
@@ -40,15 +41,23 @@ def _forward_mode(arrays):
     return any(jax_private.is_forward_mode_tracer(array) for array in jax.tree_util.tree_leaves(arrays))
 
 
-class _Carry:
-    """Which variables a loop carries, and how to rebuild them from flat arrays."""
+class _ParameterRebound(Exception):
+    """The body rebinds a name that held a Parameter to another value: the loop carries it after all."""
 
-    def __init__(self, values, names, construct, line):
+
+class _Carry:
+    """Which variables a loop carries, and how to rebuild them from flat arrays. A Parameter stays itself
+    (``keep_parameters``) while the body only updates it with ``x op= y``, as MindSpore's graph does: the
+    lifted state carries its value."""
+
+    def __init__(self, values, names, construct, line, keep_parameters=True):
         self.values, self.names, self.construct, self.line = values, names, construct, line
         self.carried = []  # (index, treedef, number_flags, structure)
+        self.parameters = {index for index, value in enumerate(values)
+                           if keep_parameters and isinstance(value, Parameter) and owned_by_active_scope(value)}
         init = []
         for index, value in enumerate(values):
-            if isinstance(value, Undefined):
+            if isinstance(value, Undefined) or index in self.parameters:
                 continue
             leaves, treedef = flatten(value)
             if leaves and all(is_array(leaf) or is_number(leaf) for leaf in leaves):
@@ -81,7 +90,9 @@ class _Carry:
         """The carried leaves of the body's results, cast to the carry dtypes (noting promotions)."""
         carried_index = {index for index, _, _ in self.carried}
         for index, (old, new) in enumerate(zip(self.values, new_values)):
-            if index in carried_index or isinstance(old, Undefined):
+            if index in self.parameters and new is not old and parameter_behind(new) is not old:
+                raise _ParameterRebound
+            if index in carried_index or isinstance(old, Undefined) or index in self.parameters:
                 continue
             if new is not old and not (type(new) is type(old) and plain_equal(new, old)):
                 raise ControlFlowFallback(
@@ -120,7 +131,14 @@ def _predicate_array(value):
 def _trace_body(construct, line, values, names, step, rows, row_aval, states):
     """Trace the body with the carry dtypes at their fixed point: ``(carry, traced, returned)``, where
     ``returned`` maps the index of a not-yet-returned return value to what the body gives it."""
-    carry = _Carry(values, names, construct, line)
+    try:
+        return _trace_body_with(_Carry(values, names, construct, line), step, rows, row_aval, states)
+    except _ParameterRebound:
+        return _trace_body_with(_Carry(values, names, construct, line, False), step, rows, row_aval, states)
+
+
+def _trace_body_with(carry, step, rows, row_aval, states):
+    values = carry.values
     in_place = carry.in_place = set()
     for _ in range(_MAX_PROMOTIONS):
         promote, results = {}, {}
@@ -198,6 +216,9 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
                                                      "condition; assign it before the loop to use it afterwards.")
     for index in carry.in_place:  # an input updated before the loop is the caller's: so is the body's update
         results[index] = kept_in_place(values[index], results[index])
+    for index in carry.parameters:  # the name still stands for the Parameter, now holding the loop's value
+        results[index] = Tensor._wrap(values[index]._value)
+        note_parameter_result(results[index], values[index])
     return tuple(results)
 
 

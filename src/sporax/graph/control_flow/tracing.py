@@ -18,6 +18,7 @@ import jax
 from jax import lax
 
 from sporax.core import jax_private
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.transformer import RETURN_FLAG
 from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallback, Undefined, abstract, flatten, fresh,
@@ -26,7 +27,8 @@ from sporax.state.arguments import store_in_place
 from sporax.state.conditional import write_states
 from sporax.state.lifting import Lift
 from sporax.state.fallback import is_untraceable
-from sporax.state.scope import current_scope, in_compiled_trace, lifted_states, note_control_flow_join
+from sporax.state.scope import (current_scope, in_compiled_trace, lifted_states, note_control_flow_join,
+                                note_parameter_result, parameter_behind)
 
 
 _reverse = threading.local()
@@ -131,6 +133,7 @@ def cond(predicate, true_function, false_function, values, names, line, construc
     state_values = [state._value for state in states]
 
     in_place = set()  # positions of the names a branch updated in place (``x += 1``)
+    parameters = []  # per branch trace: positions still naming the Parameter they got (``x op= y`` keeps it)
 
     def branch(function):
         def run(_):
@@ -141,6 +144,9 @@ def cond(predicate, true_function, false_function, values, names, line, construc
             # changed in place: ``x += 1`` (noted) or ``x[0] = 7`` (the same object, another array)
             in_place.update(index for index, (given, result, array) in enumerate(zip(inputs, outputs, arrays))
                             if given is result and isinstance(given, Tensor) and given._array is not array)
+            parameters.append({index for index, (given, result) in enumerate(zip(inputs, outputs))
+                               if isinstance(given, Parameter)
+                               and (result is given or parameter_behind(result) is given)})
             return outputs
 
         return trace(run, [], states)
@@ -186,6 +192,8 @@ def cond(predicate, true_function, false_function, values, names, line, construc
             results.append(plan.build(iterator))
     for index in in_place:
         results[index] = kept_in_place(values[index], results[index])
+    for index in set.intersection(*parameters) if parameters else ():
+        note_parameter_result(results[index], values[index])
     return tuple(results)
 
 

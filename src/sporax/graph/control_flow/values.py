@@ -16,6 +16,7 @@ import numpy as np
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.dtype import from_numpy_dtype
 from sporax.core.tensor import Tensor
+from sporax.core.parameter import Parameter
 from sporax.state.arguments import MutableScalar
 from sporax.state.binding import detach_outputs
 from sporax.state.fallback import UntraceableError
@@ -137,7 +138,10 @@ def zeros_like(value):
 
 
 def fresh(value):
-    """A copy of the Tensor objects in ``value`` (a branch may rebind one in place: ``x[i] = v``)."""
+    """A copy of the Tensor objects in ``value`` (a branch may rebind one in place: ``x[i] = v``); a Parameter
+    stays itself: MindSpore's branch updates it in place (``if c: x += 5`` on a Parameter ``x``)."""
+    if isinstance(value, Parameter):
+        return value
     if isinstance(value, Tensor):
         return Tensor._wrap(value._value)
     if isinstance(value, tuple) and not hasattr(value, "_fields"):

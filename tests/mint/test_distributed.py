@@ -50,3 +50,14 @@ def test_collectives_in_a_world_of_one_process():
         distributed.gather(x, [])
     with pytest.raises(TypeError, match="'scatter', the argument 'tensor' must be a Tensor"):
         distributed.scatter([1.0], [x])
+
+
+def test_ops_communication_module_at_mindspores_path(hook):
+    # MindSpore 2.10's mindspore.ops.communication: the process-group API with the list forms of gather/scatter
+    import mindspore.ops.communication as communication  # noqa: PLC0415 - served only while the hook is installed
+    from mindspore.ops.communication import TCPStore  # noqa: PLC0415
+    from sporax import ops  # noqa: PLC0415
+
+    assert communication.all_reduce is ops.all_reduce and communication.TCPStore is TCPStore is ops.TCPStore
+    assert communication.gather is distributed.gather and communication.scatter is distributed.scatter
+    assert communication.gather is not ops.gather  # in mindspore.ops, gather is the array op

@@ -431,3 +431,13 @@ def test_select_and_expand_as_take_mindspores_other_forms():
     np.testing.assert_array_equal(row.expand_as(x=Tensor(np.ones((2, 3), np.float32))).asnumpy(), [[1, 2, 3]] * 2)
     with pytest.raises(TypeError, match="expand_as.*once"):
         row.expand_as()
+
+
+def test_remainder_takes_the_divisor_by_its_older_name():
+    # MindSpore 2.10 (recorded): x.remainder(divisor=y) on float16 [-4, 5, 6] % [3, 2, 3] is [2., 1., 0.]
+    x = Tensor(np.array([-4.0, 5.0, 6.0], np.float16))
+    y = Tensor(np.array([3.0, 2.0, 3.0], np.float16))
+    np.testing.assert_array_equal(x.remainder(divisor=y).asnumpy(), [2.0, 1.0, 0.0])
+    np.testing.assert_array_equal(x.remainder(y).asnumpy(), [2.0, 1.0, 0.0])
+    with pytest.raises(TypeError, match="remainder.*once"):
+        x.remainder(y, divisor=y)

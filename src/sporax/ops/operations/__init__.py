@@ -138,7 +138,8 @@ from sporax.ops.operations.sparse_coordinate_ops import (
     UpdateState)
 from sporax.ops.operations.image_resize_ops import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
-    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
+    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest1D, UpsampleNearest2D,
+    UpsampleNearest3D, UpsampleTrilinear3D)
 from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
 from sporax.ops.operations.placement_ops import MoveTo, Reshard

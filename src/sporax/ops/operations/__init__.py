@@ -69,6 +69,7 @@ from sporax.ops.operations.scalar_ops import ScalarCast, ScalarToArray, TensorTo
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
+from sporax.ops.custom_op_builder import CustomOpBuilder  # MindSpore exports it here too
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
 from sporax.ops.operations.nn_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize

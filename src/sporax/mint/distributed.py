@@ -3,8 +3,9 @@
 MindSpore 2.10's ``mint.distributed`` spells ``communication``'s queries the PyTorch way (``group=None``
 is the world group, ``get_world_size`` is ``get_group_size``). Libraries call them at import or before
 any ``init`` to decide whether they run distributed; before ``init`` they answer for one process (or
-what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). The groups, collectives, messages and object functions are the process-group API's (``ops.communication``,
-the very same functions); ``gather`` and ``scatter`` are their list forms (``process_group_lists``).
+what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). The groups, collectives, messages and object
+functions are the process-group API's (``ops.communication``, the very same functions); ``gather`` and
+``scatter`` are their list forms (``process_group_lists``).
 
 Example:
     >>> from sporax.mint import distributed

@@ -1,6 +1,7 @@
 """Image Primitives with TensorFlow's resize conventions and box suppression: ``ResizeArea``, ``ResizeBicubic``,
 ``ResizeLinear1D``, ``ResizeNearestNeighborV2``, ``UpsampleNearest1D``/``2D``/``3D``, ``UpsampleTrilinear3D``,
-``RGBToHSV``, ``NonMaxSuppressionV3``, ``NonMaxSuppressionWithOverlaps``, ``MaxPoolWithArgmaxV2``, ``MaxUnpool2D``/``3D``.
+``RGBToHSV``, ``NonMaxSuppressionV3``, ``NonMaxSuppressionWithOverlaps``, ``MaxPoolWithArgmaxV2``,
+``MaxUnpool2D``/``3D``.
 
 Algorithm: every resize is separable, so each axis gets a static (out, in) weight matrix built with
 NumPy from the TensorFlow coordinate rule, applied with one ``tensordot`` per axis.

@@ -32,3 +32,32 @@ def test_served_at_mindspores_path(hook):
 
     assert dist.get_world_size is distributed.get_world_size
     assert mint.distributed.is_initialized is distributed.is_initialized
+
+
+def test_collectives_in_a_world_of_one_process():
+    # MindSpore 2.10's mint.distributed has PyTorch's list forms of gather and scatter beside the process-group API
+    import numpy as np  # noqa: PLC0415
+    from sporax import Tensor, ops  # noqa: PLC0415
+    assert distributed.all_reduce is ops.all_reduce and distributed.new_group is ops.new_group
+    x = Tensor(np.array([1.0, -2.0], np.float32))
+    gathered = [Tensor(np.zeros(2, np.float32))]
+    assert distributed.gather(x, gathered) is None
+    np.testing.assert_array_equal(gathered[0].asnumpy(), [1.0, -2.0])
+    received = Tensor(np.zeros(2, np.float32))
+    assert distributed.scatter(received, [Tensor(np.array([3.0, 4.0], np.float32))], async_op=True).wait() is None
+    np.testing.assert_array_equal(received.asnumpy(), [3.0, 4.0])
+    with pytest.raises(ValueError, match="'gather', 'gather_list' needs one tensor per member"):
+        distributed.gather(x, [])
+    with pytest.raises(TypeError, match="'scatter', the argument 'tensor' must be a Tensor"):
+        distributed.scatter([1.0], [x])
+
+
+def test_ops_communication_module_at_mindspores_path(hook):
+    # MindSpore 2.10's mindspore.ops.communication: the process-group API with the list forms of gather/scatter
+    import mindspore.ops.communication as communication  # noqa: PLC0415 - served only while the hook is installed
+    from mindspore.ops.communication import TCPStore  # noqa: PLC0415
+    from sporax import ops  # noqa: PLC0415
+
+    assert communication.all_reduce is ops.all_reduce and communication.TCPStore is TCPStore is ops.TCPStore
+    assert communication.gather is distributed.gather and communication.scatter is distributed.scatter
+    assert communication.gather is not ops.gather  # in mindspore.ops, gather is the array op

@@ -41,3 +41,30 @@ def test_compiled_caller_runs_the_decoder_eagerly():
     with pytest.warns(Warning, match="CTCGreedyDecoder"):
         values = ms.jit(lambda x, s: ops.CTCGreedyDecoder()(x, s)[1])(Tensor(X), Tensor(np.array([2, 2], np.int32)))
     assert values.asnumpy().tolist() == [0, 1, 0]
+
+
+def test_float64_and_unmerged_like_mindspore():
+    # the op-table entry's samples (seeded logits) as MindSpore 2.10 decodes them
+    x = np.random.RandomState(3).randn(4, 3, 5)
+    indices, values, shape, log_prob = ops.ctc_greedy_decoder(Tensor(x), Tensor(np.array([4, 2, 0], np.int32)))
+    assert log_prob.dtype == ms.float64
+    assert _lists((indices, values, shape)) == [[[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1]],
+                                                [0, 3, 1, 2, 3, 2], [3, 4]]
+    # MindSpore's Float64 sums differ from a plain float64 sum in the 8th digit
+    np.testing.assert_allclose(log_prob.asnumpy().ravel(), [-4.776820546016097, -1.442330189049244, 0.0],
+                               rtol=1e-7)
+    outputs = ops.CTCGreedyDecoder(False)(Tensor(x.astype(np.float32)), Tensor(np.array([4, 2, 3], np.int32)))
+    assert _lists(outputs[:3]) == [[[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]],
+                                   [0, 3, 1, 2, 3, 2, 3, 1, 1], [3, 4]]
+    np.testing.assert_allclose(outputs[3].asnumpy().ravel(), [-4.776820182800293, -1.442330241203308,
+                                                              -2.9814934730529785], rtol=1e-6)
+
+
+def test_dtype_errors_like_mindspore():
+    lengths = Tensor(np.array([2, 2], np.int32))
+    with pytest.raises(TypeError, match="CTCGreedyDecoder.*Float32 or Float64"):
+        ops.ctc_greedy_decoder(Tensor(X.astype(np.float16)), lengths)
+    with pytest.raises(TypeError, match="CTCGreedyDecoder.*Int32"):
+        ops.ctc_greedy_decoder(Tensor(X), Tensor(np.array([2, 2], np.int64)))
+    with pytest.raises(TypeError, match="'merge_repeated' should be 'bool', but got type 'int'"):
+        ops.ctc_greedy_decoder(Tensor(X), lengths, merge_repeated=1)

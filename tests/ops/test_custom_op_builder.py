@@ -97,3 +97,11 @@ def test_errors(tmp_path):
     broken.write_text("int f() { return undefined_name; }\n")
     with pytest.raises(RuntimeError, match="undefined_name"):
         ops.CustomOpBuilder("broken_ops", [str(broken)], build_dir=str(tmp_path)).build()
+
+
+def test_exported_by_ops_operations_too():
+    # MindSpore 2.10: mindspore.ops.operations.CustomOpBuilder is mindspore.ops.CustomOpBuilder
+    from sporax import ops  # noqa: PLC0415
+    from sporax.ops import operations  # noqa: PLC0415
+
+    assert operations.CustomOpBuilder is ops.CustomOpBuilder

@@ -419,3 +419,25 @@ def test_astype_reads_type_names_in_any_case(name, expect):
 def test_astype_refuses_an_unknown_type_name():
     with pytest.raises(TypeError, match="Tensor.astype.*'xyz'"):
         Tensor(np.ones(2, np.float32)).astype("xyz")
+
+
+def test_select_and_expand_as_take_mindspores_other_forms():
+    # MindSpore 2.10 (recorded): Tensor.select(x, cond, y) is ops.select(cond, x, y) -> [2., 2.];
+    # x.select(0, 0) the first row; input.expand_as(x=other) as expand_as(other)
+    x, y = Tensor(np.array([2, 3], np.float32)), Tensor(np.array([1, 2], np.float32))
+    np.testing.assert_array_equal(Tensor.select(x, Tensor([True, False]), y).asnumpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(Tensor([[2, 3, 4, 5], [3, 2, 4, 5]]).select(0, 0).asnumpy(), [2, 3, 4, 5])
+    row = Tensor(np.array([1, 2, 3], np.float32))
+    np.testing.assert_array_equal(row.expand_as(x=Tensor(np.ones((2, 3), np.float32))).asnumpy(), [[1, 2, 3]] * 2)
+    with pytest.raises(TypeError, match="expand_as.*once"):
+        row.expand_as()
+
+
+def test_remainder_takes_the_divisor_by_its_older_name():
+    # MindSpore 2.10 (recorded): x.remainder(divisor=y) on float16 [-4, 5, 6] % [3, 2, 3] is [2., 1., 0.]
+    x = Tensor(np.array([-4.0, 5.0, 6.0], np.float16))
+    y = Tensor(np.array([3.0, 2.0, 3.0], np.float16))
+    np.testing.assert_array_equal(x.remainder(divisor=y).asnumpy(), [2.0, 1.0, 0.0])
+    np.testing.assert_array_equal(x.remainder(y).asnumpy(), [2.0, 1.0, 0.0])
+    with pytest.raises(TypeError, match="remainder.*once"):
+        x.remainder(y, divisor=y)

@@ -49,6 +49,10 @@ def test_collectives_write_into_their_outputs_on_two_processes(results):
     np.testing.assert_array_equal(results[1]["reduce_to_1"], total)
     np.testing.assert_array_equal(results[0]["gather_into_tensor_to_0"], np.concatenate([a, b]))
     np.testing.assert_array_equal(results[1]["gather_into_tensor_to_0"], np.zeros((4, 3)))
+    np.testing.assert_array_equal(results[1]["list_gather_to_1"], [a, b])
+    np.testing.assert_array_equal(results[0]["list_gather_to_1"], np.zeros((2, 2, 3)))
+    np.testing.assert_array_equal(results[0]["list_scatter_from_0"], a)
+    np.testing.assert_array_equal(results[1]["list_scatter_from_0"], 2 * a)  # rank 0's list, entry 1
     assert results[0]["gather_object"] == [["from", 0], ["from", 1]] and results[1]["gather_object"] is None
     assert results[1]["recv_return"] == 0
     np.testing.assert_array_equal(results[1]["recv"], a)

@@ -34,6 +34,7 @@ ALIASES = {
     # --- mindspore.ops: functions, Primitive classes, composites ---
     "mindspore.ops.operations": "sporax.ops.operations",
     "mindspore.ops.operations.comm_ops": "sporax.ops.operations",
+    "mindspore.ops.communication": "sporax.parallel.process_group_api",
     "mindspore.ops.functional": "sporax.ops.functional",
     "mindspore.ops.composite": "sporax.ops.composite",
     "mindspore.ops.primitive": "sporax.ops",

@@ -3,9 +3,9 @@
 MindSpore 2.10's ``mint.distributed`` spells ``communication``'s queries the PyTorch way (``group=None``
 is the world group, ``get_world_size`` is ``get_group_size``). Libraries call them at import or before
 any ``init`` to decide whether they run distributed; before ``init`` they answer for one process (or
-what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). ``init_process_group``, ``destroy_process_group``,
-``all_to_all_single`` and ``all_gather_object`` are the process-group API's (``ops.communication``); the
-other collectives of MindSpore's module are not served here yet: use ``mindspore.communication.comm_func``.
+what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). The groups, collectives, messages and object
+functions are the process-group API's (``ops.communication``, the very same functions); ``gather`` and
+``scatter`` are their list forms (``process_group_lists``).
 
 Example:
     >>> from sporax.mint import distributed
@@ -15,7 +15,12 @@ Example:
 from sporax.parallel import communication
 from sporax.parallel.communication import GlobalComm
 from sporax.parallel.process_group import (  # noqa: F401 (served here too)
-    all_gather_object, all_to_all_single, destroy_process_group, init_process_group)
+    P2POp, all_gather, all_gather_into_tensor, all_gather_into_tensor_uneven, all_gather_object, all_reduce,
+    all_to_all, all_to_all_single, barrier, batch_isend_irecv, broadcast, broadcast_object_list,
+    destroy_process_group, gather_object, get_backend, get_global_rank, get_group_rank, get_process_group_ranks,
+    init_process_group, irecv, isend, new_group, recv, recv_object_list, reduce, reduce_scatter,
+    reduce_scatter_tensor, reduce_scatter_tensor_uneven, scatter_object_list, send, send_object_list)
+from sporax.parallel.process_group_lists import gather, scatter  # noqa: F401 (served here)
 
 
 def _group(function, group):

@@ -19,7 +19,6 @@ from sporax.ops.custom_op_builder import CustomOpBuilder
 from sporax.ops.functional.graph_builtins import ms_hasnext, ms_next
 from sporax.ops.functional.scalar import tail, zip_operation
 from sporax.ops.op_info_register import TBERegOp, op_info_register
-from sporax.ops.operations.ctc_decoder_ops import ctc_greedy_decoder
 from sporax.ops.reg_op import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
 

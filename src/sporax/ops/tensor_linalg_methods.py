@@ -9,7 +9,7 @@ import jax.numpy as jnp
 
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
-from sporax.ops.functional import (array_embedding, factorizations, matrix_functions, order_statistics,
+from sporax.ops.functional import (array_embedding, factorizations, indexing, matrix_functions, order_statistics,
                                    special_math)
 from sporax.ops.functional import scatters
 from sporax.ops.functional import solve
@@ -29,7 +29,10 @@ def searchsorted(self, v, side="left", sorter=None):
 
 
 def select(self, dim, index):
-    """The slice at ``index`` along ``dim`` (that axis removed)."""
+    """The slice at ``index`` along ``dim`` (that axis removed); MindSpore 2.10's other form,
+    ``x.select(condition, y)`` with a Tensor ``condition``, is ``ops.select(condition, x, y)``."""
+    if isinstance(dim, Tensor):
+        return indexing.select(dim, self, index)
     from sporax.ops.operations.array_nn_ops import SelectView
 
     return SelectView()(self, dim, index)

@@ -160,6 +160,15 @@ def subtract(input, other, *, alpha=1):  # ``input``: the op's own method signat
     return functional.subtract(input, other, alpha=alpha)
 
 
+def remainder(input, other=None, *, divisor=None):  # ``input``: the op's own method signature
+    """``x.remainder(other)``: ``ops.remainder``; MindSpore 2.10's method also takes the divisor as ``divisor=``
+    (an overload it deprecates, still accepted)."""
+    if (other is None) == (divisor is None):
+        raise TypeError(f"Tensor.remainder() takes the divisor once, as 'other' (or 'divisor'); got other={other!r}, "
+                        f"divisor={divisor!r}.")
+    return functional.remainder(input, divisor if other is None else other)
+
+
 def trace(input):
     """``x.trace()``: ``ops.trace``, except that integer diagonals are summed in Int64 (MindSpore 2.10's method;
     ``ops.trace`` keeps the input's integer dtype).
@@ -361,8 +370,8 @@ _ADAPTED = {
     "to_csr": lambda self: _sparse().dense_to_sparse_csr(self),
 }
 
-# Methods whose dtype rule differs from their op's (installed over the op table's own method faces).
-_DIVERGENT = {"subtract": subtract, "trace": trace}
+# Methods whose dtype rule or keyword forms differ from their op's (installed over the op table's own method faces).
+_DIVERGENT = {"subtract": subtract, "trace": trace, "remainder": remainder}
 
 _PROPERTIES = {
     "T": _transposed, "mT": _matrix_transposed, "H": _conjugate_transposed, "mH": _matrix_conjugate_transposed,

@@ -69,8 +69,12 @@ def broadcast_to(self, *shape):
     return functional.broadcast_to(self, _shape_args(shape, {}))
 
 
-def expand_as(self, other):
-    return functional.broadcast_to(self, tuple(other.shape))
+def expand_as(self, other=None, *, x=None):
+    """This Tensor broadcast to ``other``'s shape (MindSpore 2.10 also takes it by its older name, ``x=``)."""
+    if (other is None) == (x is None):
+        raise TypeError("Tensor.expand_as() takes the Tensor whose shape to take, as 'other' (or its older name "
+                        f"'x'), once; got other={other!r}, x={x!r}.")
+    return functional.broadcast_to(self, tuple((x if other is None else other).shape))
 
 
 def permute(self, *dims, **kwargs):

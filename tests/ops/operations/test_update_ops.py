@@ -70,3 +70,22 @@ def test_apply_momentum_one_step(mode, use_nesterov):
     np.testing.assert_allclose(step.accum.asnumpy(), [1.45, 0.95], rtol=1e-6)
     expected = [1 - (1 + 1.45 * 0.9) * 0.1, -2 - (0.5 + 0.95 * 0.9) * 0.1] if use_nesterov else [0.855, -2.095]
     np.testing.assert_allclose(step.var.asnumpy(), expected, rtol=1e-6)
+
+
+def test_update_primitives_return_new_tensors_of_the_stored_values():
+    # As MindSpore 2.10 (recorded): ApplyMomentum()(v, a, 0.1, ones, 0.9) on v = ones, a = zeros gives a Tensor
+    # [0.9, 0.9] that is not v, and keeps that value after v.set_data(zeros); ApplyAdagradV2 and
+    # ApplyGradientDescent give Tensors too.
+    v = Parameter(Tensor(np.ones(2, np.float32)), name="v")
+    a = Parameter(Tensor(np.zeros(2, np.float32)), name="a")
+    ones = Tensor(np.ones(2, np.float32))
+    out = ops.ApplyMomentum()(v, a, Tensor(0.1, ms.float32), ones, Tensor(0.9, ms.float32))
+    assert type(out) is Tensor and out is not v
+    v.set_data(Tensor(np.zeros(2, np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [0.9, 0.9], rtol=1e-6)
+    outputs = ops.ApplyAdagradV2(epsilon=1e-6)(v, a, Tensor(0.1, ms.float32), ones)
+    assert [type(output) for output in outputs] == [Tensor, Tensor] and outputs[0] is not v
+    np.testing.assert_allclose(outputs[1].asnumpy(), a.asnumpy())
+    out = ops.ApplyGradientDescent()(v, Tensor(0.1, ms.float32), ones)
+    assert type(out) is Tensor and out is not v
+    np.testing.assert_allclose(out.asnumpy(), v.asnumpy())

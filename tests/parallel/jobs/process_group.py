@@ -63,6 +63,12 @@ result["gather_into_tensor_to_0"] = output.asnumpy().tolist()
 output = zeros(1, 3)
 ops.scatter_tensor(output, Tensor(base()), src=1)
 result["scatter_tensor_from_1"] = output.asnumpy().tolist()
+outputs = [zeros(2, 3), zeros(2, 3)]  # mint.distributed's list forms of gather and scatter
+ms.mint.distributed.gather(Tensor(base()), outputs, dst=1)
+result["list_gather_to_1"] = [o.asnumpy().tolist() for o in outputs]
+output = zeros(2, 3)
+ms.mint.distributed.scatter(output, [Tensor(base()), Tensor(base() * 2)], src=0)
+result["list_scatter_from_0"] = output.asnumpy().tolist()
 outputs = [zeros(1, 3), zeros(1, 3)]
 ops.all_to_all(outputs, [Tensor(base()[:1]), Tensor(base()[1:])])
 result["all_to_all"] = [o.asnumpy().tolist() for o in outputs]

@@ -119,6 +119,7 @@ from sporax.ops.functional.slicing import space_to_batch_nd
 from sporax.ops.functional.sparse import coo_concat
 from sporax.ops.functional.sequence import make_tuple
 from sporax.ops.functional.ctc import ctc_loss
+from sporax.ops.functional.ctc_decoding import ctc_greedy_decoder
 from sporax.ops.functional.bessel import (
     bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1,
     bessel_k1e, bessel_y0, bessel_y1, i0, igamma, igammac)
@@ -216,8 +217,7 @@ from sporax.ops.functional.graph_ir import (
 from sporax.ops.functional.image_crop import crop_and_resize
 from sporax.ops.functional.padded_unique import unique_with_pad
 from sporax.ops.functional.speed_attention import speed_fusion_attention
-# Primitives MindSpore's ops.functional module also exports (its ctc_greedy_decoder waits for an op-table entry:
-# the hand-written sporax.ops.ctc_greedy_decoder is not one)
+# Primitives MindSpore's ops.functional module also exports
 from sporax.ops.operations.dataflow_ops import DtypeToEnum
 from sporax.ops.operations.consecutive_ops import UniqueConsecutive
 

@@ -69,6 +69,7 @@ from sporax.ops.operations.scalar_ops import ScalarCast, ScalarToArray, TensorTo
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
+from sporax.ops.custom_op_builder import CustomOpBuilder  # MindSpore exports it here too
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
 from sporax.ops.operations.nn_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
@@ -138,7 +139,8 @@ from sporax.ops.operations.sparse_coordinate_ops import (
     UpdateState)
 from sporax.ops.operations.image_resize_ops import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
-    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
+    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest1D, UpsampleNearest2D,
+    UpsampleNearest3D, UpsampleTrilinear3D)
 from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
 from sporax.ops.operations.placement_ops import MoveTo, Reshard

@@ -1,6 +1,7 @@
 """Image Primitives with TensorFlow's resize conventions and box suppression: ``ResizeArea``, ``ResizeBicubic``,
-``ResizeLinear1D``, ``ResizeNearestNeighborV2``, ``UpsampleNearest3D``, ``UpsampleTrilinear3D``, ``RGBToHSV``,
-``NonMaxSuppressionV3``, ``NonMaxSuppressionWithOverlaps``, ``MaxPoolWithArgmaxV2``, ``MaxUnpool2D``/``3D``.
+``ResizeLinear1D``, ``ResizeNearestNeighborV2``, ``UpsampleNearest1D``/``2D``/``3D``, ``UpsampleTrilinear3D``,
+``RGBToHSV``, ``NonMaxSuppressionV3``, ``NonMaxSuppressionWithOverlaps``, ``MaxPoolWithArgmaxV2``,
+``MaxUnpool2D``/``3D``.
 
 Algorithm: every resize is separable, so each axis gets a static (out, in) weight matrix built with
 NumPy from the TensorFlow coordinate rule, applied with one ``tensordot`` per axis.
@@ -179,14 +180,16 @@ class ResizeArea(Primitive):
 
 
 def _volume_sizes(op_name, array, output_size, scales):
+    """The output sizes of the spatial axes (all but N and C): ``output_size``, or each size times its scale."""
+    count = array.ndim - 2
     if output_size is not None:
         sizes = tuple(int(v) for v in output_size)
     elif scales is not None:
         sizes = tuple(int(np.floor(d * s)) for d, s in zip(array.shape[2:], scales))
     else:
         raise ValueError(f"For '{op_name}', either 'output_size' or 'scales' must be given.")
-    if len(sizes) != 3 or min(sizes) <= 0:
-        raise ValueError(f"For '{op_name}', the output size must be 3 positive ints, but got {sizes}.")
+    if len(sizes) != count or min(sizes) <= 0:
+        raise ValueError(f"For '{op_name}', the output size must be {count} positive ints, but got {sizes}.")
     return sizes
 
 
@@ -197,11 +200,33 @@ class UpsampleNearest3D(Primitive):
         - **x** (Tensor) - 5-D. **output_size** (tuple[int]) or **scales** (tuple[float]).
     """
 
+    _rank = 5
+
     def __call__(self, x, output_size=None, scales=None):
-        array = _float_image("UpsampleNearest3D", x, 5)
-        sizes = _volume_sizes("UpsampleNearest3D", array, output_size, scales)
+        array = _float_image(self.name, x, self._rank)
+        sizes = _volume_sizes(self.name, array, output_size, scales)
         # the interpolate entry's nearest mode: source index floor(out * in / out_size), as MindSpore's kernel
         return sampling.interpolate(wrap(array), size=sizes, mode="nearest")
+
+
+class UpsampleNearest1D(UpsampleNearest3D):
+    """Nearest-neighbour resize of the last axis of (N, C, W) Tensors to ``output_size`` (or by ``scales``).
+
+    Inputs:
+        - **x** (Tensor) - 3-D. **output_size** (tuple[int]) or **scales** (tuple[float]), one each.
+    """
+
+    _rank = 3
+
+
+class UpsampleNearest2D(UpsampleNearest3D):
+    """Nearest-neighbour resize of (N, C, H, W) images to ``output_size`` (or by ``scales``).
+
+    Inputs:
+        - **x** (Tensor) - 4-D. **output_size** (tuple[int]) or **scales** (tuple[float]), two each.
+    """
+
+    _rank = 4
 
 
 class UpsampleTrilinear3D(Primitive):

@@ -58,7 +58,10 @@ class _Update(Primitive):
         updated = self._rule(values)
         for name in self._states:
             write(named[name], updated[name].astype(values[name].dtype), self.name)
-        outputs = tuple(named[name] if name in named else updated[name] for name in self._returns)
+        # A stored state comes back as a new Tensor of its value, as MindSpore 2.10's update primitives return
+        # (``out is var`` is False; a later write into ``var`` leaves ``out`` as it was).
+        outputs = tuple(Tensor._wrap(named[name]._array) if name in named else updated[name]
+                        for name in self._returns)
         return outputs[0] if len(outputs) == 1 else outputs
 
     def _rule(self, v):

@@ -52,7 +52,8 @@ def _rows(op_name, states, grad, indices):
 def _store(op_name, states, rows, where):
     for state, row in zip(states, rows):
         write(state, state._value.at[where].set(row.astype(state._value.dtype)), op_name)
-    return tuple(states)
+    # new Tensors of the stored values, as MindSpore 2.10's SparseApply* primitives return (not the Parameters)
+    return tuple(Tensor._wrap(state._array) for state in states)
 
 
 class SparseApplyAdagrad(Primitive):

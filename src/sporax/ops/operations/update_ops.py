@@ -6,8 +6,17 @@ Example:
     >>> ms.ops.AssignAdd()(w, ms.Tensor([2.0])).asnumpy().tolist()
     [3.0]
 """
+from sporax.core.tensor import Tensor
 from sporax.ops.functional import update
 from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _snapshot(stored):
+    """The updated Parameter(s) as new Tensors of their values: MindSpore 2.10's ApplyMomentum, Adam ... return
+    those (``out is variable`` is False; a later write into ``variable`` leaves ``out`` as it was)."""
+    if isinstance(stored, tuple):
+        return tuple(_snapshot(item) for item in stored)
+    return Tensor._wrap(stored._array)
 
 
 class Assign(Primitive):
@@ -48,7 +57,7 @@ class ApplyMomentum(Primitive):
         - **variable**, **accumulation** (Parameter), **learning_rate**, **gradient**, **momentum** (Tensor).
 
     Outputs:
-        The updated variable.
+        A new Tensor of the updated variable's value.
     """
 
     @prim_attr_register
@@ -56,8 +65,8 @@ class ApplyMomentum(Primitive):
         self.use_nesterov = use_nesterov
 
     def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
-        return update.apply_momentum(variable, accumulation, learning_rate, gradient, momentum,
-                                     self.use_nesterov)
+        return _snapshot(update.apply_momentum(variable, accumulation, learning_rate, gradient, momentum,
+                                               self.use_nesterov))
 
 
 class FusedWeightScaleApplyMomentum(Primitive):
@@ -70,7 +79,7 @@ class FusedWeightScaleApplyMomentum(Primitive):
         - **learning_rate** (Union[Number, Tensor]), **gradient** (Tensor), **momentum** (Union[Number, Tensor]).
 
     Outputs:
-        The updated variable (``accumulation`` is updated too).
+        A new Tensor of the updated variable's value (``accumulation`` is updated too).
 
     Example:
         >>> import numpy as np
@@ -90,8 +99,8 @@ class FusedWeightScaleApplyMomentum(Primitive):
                                         "gradient", "momentum"], outputs=["output"])
 
     def __call__(self, weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum):
-        return update.apply_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate,
-                                                  gradient, momentum)
+        return _snapshot(update.apply_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation,
+                                                            learning_rate, gradient, momentum))
 
 
 class ApplyGradientDescent(Primitive):
@@ -101,11 +110,11 @@ class ApplyGradientDescent(Primitive):
         - **variable** (Parameter), **alpha** (Tensor), **delta** (Tensor).
 
     Outputs:
-        The updated variable.
+        A new Tensor of the updated variable's value.
     """
 
     def __call__(self, variable, alpha, delta):
-        return update.apply_gradient_descent(variable, alpha, delta)
+        return _snapshot(update.apply_gradient_descent(variable, alpha, delta))
 
 
 class Adam(Primitive):
@@ -119,7 +128,7 @@ class Adam(Primitive):
           **beta2**, **epsilon**, **gradient** (Tensor).
 
     Outputs:
-        ``(variable, m, v)``.
+        New Tensors of the updated ``(variable, m, v)``.
     """
 
     @prim_attr_register
@@ -127,8 +136,8 @@ class Adam(Primitive):
         self.use_nesterov = use_nesterov
 
     def __call__(self, variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
-        return update.apply_adam(variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
-                                 gradient, self.use_nesterov)
+        return _snapshot(update.apply_adam(variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                                           gradient, self.use_nesterov))
 
 
 class CopyWithSlice(Primitive):
@@ -157,7 +166,7 @@ class ApplyAdadelta(Primitive):
           number), **grad** (Tensor).
 
     Outputs:
-        ``(var, accum, accum_update)``.
+        New Tensors of the updated ``(var, accum, accum_update)``.
     """
 
     @prim_attr_register
@@ -165,4 +174,4 @@ class ApplyAdadelta(Primitive):
         self.use_locking = use_locking
 
     def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
-        return update.apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)
+        return _snapshot(update.apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad))

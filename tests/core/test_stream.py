@@ -83,18 +83,24 @@ def test_bad_arguments_name_the_argument(call, message):
         call()
 
 
-def test_ai_core_limits_read_unset_and_refuse_partitions():
+def test_ai_core_limits_read_unset_and_partitions_have_no_effect():
+    # MindSpore 2.10 on CPU (its docstrings' calls): set_stream_limit(s, 8, 8) and set_device_limit(0, 8, 8)
+    # return None and change nothing; the device is an id (int), a name is a TypeError.
     stream = ms.current_stream()
     assert ms.get_stream_limit(stream) == {"cube_core_num": -1, "vector_core_num": -1}
-    assert ms.get_device_limit("CPU") == {"cube_core_num": -1, "vector_core_num": -1}
+    assert ms.get_device_limit(0) == {"cube_core_num": -1, "vector_core_num": -1}
     ms.set_stream_limit(stream)
     ms.reset_stream_limit(stream)
-    ms.set_device_limit("CPU", -1, -1)
+    ms.set_device_limit(0, -1, -1)
     with ms.StreamLimitCtx(stream):
         pass
-    with pytest.raises(NotImplementedError, match="Ascend AI Cores"):
-        ms.set_stream_limit(stream, 4, 8)
-    with pytest.raises(NotImplementedError, match="Ascend AI Cores"):
-        ms.set_device_limit("GPU", cube_num=2)
-    with pytest.raises(ValueError, match="'device'"):
-        ms.get_device_limit("TPU")
+    assert ms.set_stream_limit(ms.Stream(), 8, 8) is None
+    assert ms.set_device_limit(0, 8, 8) is None
+    with ms.StreamLimitCtx(stream, 4, 8):
+        pass
+    assert ms.get_device_limit(0) == {"cube_core_num": -1, "vector_core_num": -1}
+    assert ms.get_stream_limit(stream) == {"cube_core_num": -1, "vector_core_num": -1}
+    with pytest.raises(TypeError, match="'device' must be the device id"):
+        ms.get_device_limit("CPU")
+    with pytest.raises(TypeError, match="'device' must be the device id"):
+        ms.set_device_limit(1.5, 8, 8)

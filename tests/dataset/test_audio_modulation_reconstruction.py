@@ -84,5 +84,18 @@ def test_vad_trims_leading_silence():
     np.testing.assert_array_equal(trimmed, speech[start:])
     earlier = A.Vad(8000, pre_trigger_time=0.05)(speech)
     assert earlier.shape[0] == trimmed.shape[0] + 400
-    assert A.Vad(8000)(np.zeros(4000, np.float32)).shape == (0,)
     assert A.Vad(8000)(np.stack([speech, speech])).shape == (2, trimmed.shape[0])
+
+
+def test_vad_without_activity_returns_the_buffered_tail():
+    # Recorded on MindSpore 2.10: where nothing triggers, the last pre_trigger_time + search_time
+    # seconds plus one measure window (the whole recording when it is shorter), not SoX's empty one.
+    recorded = [((8000, {}, np.zeros(4000, np.float32)), (4000,)),
+                ((8000, {}, np.zeros((2, 9000), np.float32)), (2, 8800)),
+                ((600, {}, np.zeros(20, np.float32)), (20,)),
+                ((600, {"pre_trigger_time": 0.1}, np.zeros(1000, np.float32)), (720,)),
+                ((600, {"search_time": 0.5}, np.zeros(1000, np.float32)), (360,))]
+    for (rate, options, waveform), shape in recorded:
+        out = A.Vad(rate, **options)(waveform)
+        assert out.shape == shape
+        np.testing.assert_array_equal(out, waveform[..., waveform.shape[-1] - shape[-1]:])

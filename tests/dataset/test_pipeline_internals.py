@@ -93,3 +93,18 @@ def test_send_and_recv_explain_they_are_missing():
         _pipeline().send()
     with pytest.raises(NotImplementedError, match="num_shards"):
         _pipeline().recv()
+
+
+def test_a_deep_copy_is_a_second_pipeline():
+    # MindSpore's RandomResizeWithBBox docstring deep-copies a dataset and maps the original and the
+    # copy differently; recorded on MindSpore 2.10: both run, each with its own operation.
+    import copy
+    source = ds.NumpySlicesDataset(np.arange(6).reshape(3, 2), column_names=["x"], shuffle=False)
+    twin = copy.deepcopy(source)
+    assert twin is not source
+    doubled = source.map(lambda x: x * 2, input_columns=["x"])
+    shifted = twin.map(lambda x: x + 1, input_columns=["x"])
+    assert [row[0].tolist() for row in doubled.create_tuple_iterator(output_numpy=True)] == [[0, 2], [4, 6], [8, 10]]
+    assert [row[0].tolist() for row in shifted.create_tuple_iterator(output_numpy=True)] == [[1, 2], [3, 4], [5, 6]]
+    batched = copy.deepcopy(_pipeline())
+    assert [int(b[0].sum()) for b in batched.create_tuple_iterator(output_numpy=True)] == [1, 5, 9]

@@ -32,3 +32,26 @@ def test_cropped_boxes_outside_the_window_are_dropped():
 
     boxes = np.array([[1, 1, 2, 2], [10, 0, 3, 3], [11, 0, 2, 2]], np.float32)
     np.testing.assert_array_equal(crop_boxes(boxes, 0, 0, 10, 10), [[1, 1, 2, 2], [10, 0, 0, 3]])
+
+
+def test_uniform_augment_inside_compose_draws_as_mindspore():
+    # MindSpore's UniformAugment docstring maps Compose([UniformAugment(...), ToTensor()]). Recorded on
+    # MindSpore 2.10 under seed 12345: per row, the output shape and its pixel sum modulo 1000, the same
+    # with or without the Compose (only row 2 picks CenterCrop).
+    from sporax.dataset.transforms import Compose
+    data = np.random.RandomState(1).randint(0, 255, size=(6, 100, 100, 3)).astype(np.uint8)
+    recorded = [((100, 100, 3), 698), ((100, 100, 3), 477), ((64, 64, 3), 987), ((100, 100, 3), 991),
+                ((100, 100, 3), 178), ((100, 100, 3), 51)]
+    with_to_tensor = [((3, 100, 100), 885), ((3, 100, 100), 833), ((3, 64, 64), 113), ((3, 100, 100), 925),
+                      ((3, 100, 100), 965), ((3, 100, 100), 960)]
+    seed = ds.config.get_seed()
+    try:
+        for extra, expected in (([], recorded), ([vision.ToTensor()], with_to_tensor)):
+            ds.config.set_seed(12345)
+            members = [vision.CenterCrop(64), vision.RandomColor(), vision.RandomSharpness(), vision.RandomRotation(30)]
+            pipeline = ds.NumpySlicesDataset(data, ["image"], shuffle=False).map(
+                operations=Compose([vision.UniformAugment(members)] + extra), input_columns="image")
+            rows = [row["image"] for row in pipeline.create_dict_iterator(num_epochs=1, output_numpy=True)]
+            assert [(row.shape, int(row.astype(np.float64).sum()) % 1000) for row in rows] == expected
+    finally:
+        ds.config.set_seed(seed)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import sporax.dataset as ds
 import sporax.dataset.transforms as T
 import sporax.dataset.vision as V
 from sporax.core import dtype as ms
@@ -275,7 +276,10 @@ def test_batch_mixing_keeps_label_mass(rng):
 
 def test_normalize_pad_and_five_crop_numpy():
     padded = V.NormalizePad([1, 2, 3], [1, 1, 1])(IMG)
-    assert padded.shape == (13, 17, 4) and padded.dtype == np.float32 and (padded[..., 3] == 0).all()
+    assert padded.shape == (13, 17, 4) and padded.dtype == np.float32
+    # MindSpore 2.10's layout: the normalized <H,W,C> values as one flat run, then H*W zeros
+    flat = (IMG.astype(np.float32) - np.array([1, 2, 3], np.float32)).ravel()
+    assert np.array_equal(padded.ravel(), np.concatenate([flat, np.zeros(13 * 17, np.float32)]))
     crops = V.FiveCrop(5)(IMG)
     assert len(crops) == 5 and np.array_equal(crops[0], IMG[:5, :5]) and np.array_equal(crops[3], IMG[-5:, -5:])
     assert len(V.TenCrop(5)(IMG)) == 10
@@ -334,3 +338,24 @@ def test_bbox_crop_clips_boxes_to_the_window(rng):
         V.RandomHorizontalFlipWithBBox()(BOX_IMAGE, np.array([[5, 0, 3, 3]], np.float32))
     with pytest.raises(RuntimeError, match="at least 4 features"):
         V.RandomHorizontalFlipWithBBox()(BOX_IMAGE, np.array([[0, 0, 3]], np.float32))
+
+
+def test_normalize_pad_layout_as_recorded_eager_and_in_a_pipeline():
+    # Recorded on MindSpore 2.10 (CPU): <H,W,C> keeps the normalized values as one flat run and puts
+    # the zeros after it; <C,H,W> appends a zero plane. A pipeline's batched map gives the same.
+    images = np.arange(36).reshape(2, 3, 2, 3).astype(np.uint8)
+    mean, std = [1.0, 2.0, 3.0], [2.0, 4.0, 8.0]
+    hwc_first = [-0.5, -0.25, -0.125, 1.0, 0.5, 0.25, 2.5, 1.25, 0.625, 4.0, 2.0, 1.0, 5.5, 2.75, 1.375,
+                 7.0, 3.5, 1.75] + [0.0] * 6
+    chw_first = [-0.5, 1.0, 2.5, 4.0, 5.5, 7.0, -0.25, 0.5, 1.25, 2.0, 2.75, 3.5, -0.125, 0.25, 0.625,
+                 1.0, 1.375, 1.75] + [0.0] * 6
+    for is_hwc, data, shape, first in ((True, images, (3, 2, 4), hwc_first),
+                                       (False, images.transpose(0, 3, 1, 2).copy(), (4, 3, 2), chw_first)):
+        op = V.NormalizePad(mean=mean, std=std, dtype="float16", is_hwc=is_hwc)
+        assert op(data[0]).ravel().tolist() == first
+        pipeline = ds.NumpySlicesDataset(data, ["image"], shuffle=False).map(operations=[op], input_columns=["image"])
+        rows = [row["image"] for row in pipeline.create_dict_iterator(num_epochs=1, output_numpy=True)]
+        assert [(row.shape, row.dtype) for row in rows] == [(shape, np.float16)] * 2
+        assert rows[0].ravel().tolist() == first
+    gray = V.NormalizePad(mean=[1.0], std=[2.0])(np.arange(6).reshape(2, 3).astype(np.uint8))
+    assert gray.tolist() == [[[-0.5, 0.0], [0.5, 1.0], [1.5, 2.0]], [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]]

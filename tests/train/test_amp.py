@@ -224,3 +224,18 @@ def test_update_cells_return_the_scale_as_given():
     assert repr(DynamicLossScaleManager(2 ** 10, 2, 3).get_update_cell().get_loss_scale()) == "1024"
     with pytest.raises(TypeError, match="loss_scale_value"):
         FixedLossScaleUpdateCell("64")
+
+
+def test_grad_scale_maps_of_the_loss_scaler_docstring():
+    # MindSpore's LossScaler docstring writes a scaler with mindspore.amp's _grad_scale_map/_grad_unscale_map.
+    # Recorded on MindSpore 2.10: each tensor scaled in its own dtype; a (mutable) tuple gives a tuple, a list a list.
+    from sporax import Parameter, mutable
+    from sporax.train.amp import _grad_scale_map, _grad_unscale_map
+    ms = sporax
+    scale = Parameter(Tensor(1024, dtype=ms.float32), name="scale_value")
+    out = _grad_scale_map(scale, mutable((Tensor(np.array([1.5, 2.0], np.float32)), Tensor(np.array([3], np.float16)))))
+    assert type(out) is tuple
+    assert [(o.dtype, o.asnumpy().tolist()) for o in out] == [(ms.float32, [1536.0, 2048.0]), (ms.float16, [3072.0])]
+    out = _grad_unscale_map(scale, (Tensor(np.array([1024., 3.0], np.float32)), Tensor(np.array([2048], np.float16))))
+    assert [(o.dtype, o.asnumpy().tolist()) for o in out] == [(ms.float32, [1.0, 0.0029296875]), (ms.float16, [2.0])]
+    assert type(_grad_unscale_map(scale, [Tensor(np.array([1.0], np.float32))])) is list

@@ -68,3 +68,15 @@ def test_bad_arguments_name_the_metric():
         train.HausdorffDistance(distance_metric="cosine")
     with pytest.raises(RuntimeError, match="Perplexity"):
         train.Perplexity().eval()
+
+
+def test_occlusion_sensitivity_result_is_float32_as_recorded():
+    # MindSpore's OcclusionSensitivity docstring, recorded on MindSpore 2.10: a float32 array printing
+    # [0.29999995 0.6        1.         0.9       ] (a float64 one printed 0.60000002 ... 0.89999998).
+    weight = np.array([[0.1, 0.8, 0.1, 0.1], [1, 1, 1, 1]], np.float32)
+    model = nn.Dense(4, 2, weight_init=sporax.Tensor(weight), bias_init=sporax.Tensor(np.array([0.3, 0.6], np.float32)))
+    metric = train.OcclusionSensitivity()
+    metric.update(model, np.array([[0.1, 0.2, 0.3, 0.4]], np.float32), np.array(1, np.int32))
+    score = metric.eval()
+    assert score.dtype == np.float32
+    assert str(score) == "[0.29999995 0.6        1.         0.9       ]"

@@ -91,7 +91,7 @@ def memory_stats():
         "max_reserved_memory": peaks["reserved"],
         "max_allocated_memory": peaks["allocated"],
         "common_mem_pool_stats": {"block_unit_size": 0, "block_counts": 0, "blocks_info": {}},
-        "persistent_mem_pool_stats": {"block_unit_size": 0, "block_counts": 0, "blocks_info": {}},
+        "persistent_mem_pool_stats": {"block_counts": 0, "block_unit_size": 0, "blocks_info": {}},  # (MindSpore's key order)
     }
 
 

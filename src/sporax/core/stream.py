@@ -15,7 +15,7 @@ what the live device arrays still wait for. So here:
 
 The Ascend AI-Core partitioning of a stream (``set_stream_limit``) and of the device
 (``set_device_limit``) does not exist on XLA's backends: the limits read "not set" (-1); setting
-one raises ``NotImplementedError``.
+one warns and changes nothing, as MindSpore's CPU backend accepts it and changes nothing.
 """
 import itertools
 import threading
@@ -23,6 +23,7 @@ import time
 
 import jax
 
+from sporax import log
 from sporax.core import context
 from sporax.core.memory import current_device
 
@@ -284,14 +285,19 @@ _NO_LIMIT = {"cube_core_num": -1, "vector_core_num": -1}
 
 
 def _refuse_limit(api, cube_num, vector_num):
+    """Check the limits' types; a limit asked for has no effect here, as on MindSpore's CPU backend.
+
+    MindSpore 2.10 on CPU accepts ``set_stream_limit(s, 8, 8)``/``set_device_limit(0, 8, 8)`` and
+    changes nothing (its docstrings call them so): sporax accepts them too, with a warning, as XLA's
+    backends have no cube/vector units to partition.
+    """
     for name, value in (("cube_num", cube_num), ("vector_num", vector_num)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"For '{api}', the argument '{name}' must be int, but got {type(value)}.")
     if (cube_num, vector_num) != (-1, -1):
-        raise NotImplementedError(
-            f"mindspore.{api}(cube_num={cube_num}, vector_num={vector_num}) partitions Ascend AI Cores (cube and "
-            "vector units) between streams; XLA's CPU/GPU/TPU backends have no such units and schedule the device "
-            "themselves. Leave the limits unset (-1), or restrict GPU memory with mindspore.set_memory(max_size=...).")
+        log.warning(f"mindspore.{api}(cube_num={cube_num}, vector_num={vector_num}) has no effect: it partitions "
+                    "Ascend AI Cores (cube and vector units), which XLA's CPU/GPU/TPU backends do not have; they "
+                    "schedule the device themselves. To restrict GPU memory use mindspore.set_memory(max_size=...).")
 
 
 def get_stream_limit(stream):
@@ -307,10 +313,7 @@ def get_stream_limit(stream):
 
 
 def set_stream_limit(stream, cube_num=-1, vector_num=-1):
-    """Limit the Ascend AI Cores of ``stream``: only -1 (no limit) is possible on XLA's backends.
-
-    Raises:
-        NotImplementedError: a limit other than -1 is asked.
+    """Limit the Ascend AI Cores of ``stream``: no effect on XLA's backends (a limit asked for warns).
 
     Example:
         >>> import sporax as ms
@@ -331,7 +334,7 @@ def reset_stream_limit(stream):
 
 
 class StreamLimitCtx:
-    """Context manager limiting the AI Cores of ``stream`` inside it: only -1 (no limit) here.
+    """Context manager limiting the AI Cores of ``stream`` inside it: no effect here (a limit warns).
 
     Args:
         stream (Stream): the stream.
@@ -357,8 +360,10 @@ class StreamLimitCtx:
 
 
 def _check_device(api, device):
-    if not isinstance(device, str) or device not in ("CPU", "GPU", "Ascend"):
-        raise ValueError(f"For '{api}', the argument 'device' must be 'CPU', 'GPU' or 'Ascend', but got {device!r}.")
+    # MindSpore takes the device id (an int; its CPU build accepts any, -1 too) and refuses a name.
+    if isinstance(device, bool) or not isinstance(device, int):
+        raise TypeError(f"For '{api}', the argument 'device' must be the device id (int), but got {device!r} "
+                        f"({type(device).__name__}).")
 
 
 def get_device_limit(device):
@@ -366,7 +371,7 @@ def get_device_limit(device):
 
     Example:
         >>> import sporax as ms
-        >>> ms.get_device_limit("CPU")
+        >>> ms.get_device_limit(0)
         {'cube_core_num': -1, 'vector_core_num': -1}
     """
     _check_device("get_device_limit", device)
@@ -374,14 +379,11 @@ def get_device_limit(device):
 
 
 def set_device_limit(device, cube_num=-1, vector_num=-1):
-    """Limit the Ascend AI Cores a device uses: only -1 (no limit) is possible on XLA's backends.
-
-    Raises:
-        NotImplementedError: a limit other than -1 is asked.
+    """Limit the Ascend AI Cores device ``device`` (its id) uses: no effect on XLA's backends (a limit warns).
 
     Example:
         >>> import sporax as ms
-        >>> ms.set_device_limit("CPU")
+        >>> ms.set_device_limit(0)
     """
     _check_device("set_device_limit", device)
     _refuse_limit("set_device_limit", cube_num, vector_num)

@@ -3,8 +3,10 @@ torchaudio writes it down): a cepstral power measure per frame, smoothed against
 estimate, triggers at ``trigger_level``; the waveform is returned from shortly before.
 
 MindSpore 2.10's kernel does not give the same cut: on a recording of 4000 zero samples then a
-tone it starts 2200 samples earlier, and it returns a short recording whole where this algorithm
-finds no activity (an empty result); sporax keeps the documented SoX algorithm.
+tone it starts 2200 samples earlier; sporax keeps the documented SoX algorithm for the trigger.
+Where nothing triggers, MindSpore does not return SoX's empty waveform but the last samples it
+buffered: the final ``pre_trigger_time + search_time`` seconds plus one measure window (the
+whole recording when shorter), as recorded on MindSpore 2.10; sporax returns the same.
 """
 import math
 
@@ -44,13 +46,14 @@ class Vad(TensorOperation):
         waveform (numpy.ndarray): (..., time).
 
     Outputs:
-        numpy.ndarray, the waveform from the detected start (empty when nothing triggers).
+        numpy.ndarray, the waveform from the detected start (when nothing triggers, its last
+        ``pre_trigger_time + search_time`` seconds and one measure window, as MindSpore).
 
     Examples:
         >>> import numpy as np
         >>> import sporax.dataset.audio as audio
-        >>> audio.Vad(8000)(np.zeros(4000, np.float32)).shape
-        (0,)
+        >>> audio.Vad(600)(np.zeros(1000, np.float32)).shape
+        (660,)
     """
 
     def __init__(self, sample_rate, trigger_level=7.0, trigger_time=0.25, search_time=1.0,
@@ -88,10 +91,7 @@ class Vad(TensorOperation):
         dtype = array.dtype if array.dtype.kind == "f" else np.float32
         shape = array.shape
         x = array.reshape(-1, shape[-1]).astype(np.float64)
-        start = self._start(x)
-        if start is None:
-            return np.zeros(shape[:-1] + (0,), dtype)
-        out = x[:, start:]
+        out = x[:, self._start(x):]
         return out.astype(dtype).reshape(shape[:-1] + out.shape[-1:])
 
     def _start(self, x):
@@ -170,5 +170,5 @@ class Vad(TensorOperation):
                 flushed = (measures_len - to_flush) * period
                 break
         if not triggered:
-            return None
+            return max(length - samples_len, 0)  # MindSpore's buffered tail (module notes)
         return max(position - samples_len + flushed, 0)

@@ -9,7 +9,7 @@ import numpy as np
 
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.iterators import count_rows, DictIterator, ResumedIterator, TupleIterator
-from sporax.dataset.engine.pipeline_internals import link_children, PipelineInternals
+from sporax.dataset.engine.pipeline_internals import copy_graph, link_children, PipelineInternals
 
 INT32_MAX = 2147483647
 
@@ -317,8 +317,12 @@ class Dataset(PipelineInternals):
         return iter(self.create_tuple_iterator(num_epochs=1))
 
     def __deepcopy__(self, memo):
-        # Pipelines are immutable descriptions; copies share their sources.
-        return self
+        # As MindSpore: a deep copy is a new pipeline (every node copied), so the copy and the
+        # original can each take a further operation without one node having two consumers.
+        # The sources' data is shared, not copied (pipelines never write to it).
+        if id(self) not in memo:
+            memo[id(self)] = copy_graph(self)
+        return memo[id(self)]
 
 
 class SourceDataset(Dataset):

@@ -33,7 +33,7 @@ def check_is_tree(root):
 def copy_graph(node, copies=None):
     """A copy of every node of the graph under ``node`` (a node shared in the graph stays
     shared in the copy); the nodes' data (arrays, files, sources' callables) is shared, not
-    copied. ``copy.deepcopy`` of a Dataset returns the Dataset itself, on purpose."""
+    copied. ``copy.deepcopy`` of a Dataset is this copy."""
     copies = {} if copies is None else copies
     if id(node) not in copies:
         twin = copy.copy(node)

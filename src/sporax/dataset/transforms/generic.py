@@ -41,6 +41,12 @@ class Compose(TensorOperation):
     def random(self):
         return any(getattr(op, "random", True) for op in self.transforms)
 
+    @property
+    def mindspore_draws(self):
+        # A member that draws as MindSpore does (UniformAugment in MindSpore's docstring) draws the same
+        # inside a Compose: the map gives it MindSpore's streams.
+        return any(getattr(op, "mindspore_draws", False) for op in self.transforms)
+
     def __call__(self, *columns):
         return unpack(apply_chain(self.transforms, columns))
 

@@ -127,12 +127,27 @@ class NormalizePad(Normalize):
 
     def __call__(self, img):
         out = super().__call__(img)
-        axis = -1 if self.is_hwc or out.ndim == 2 else 0
         if out.ndim == 2:
             out = out[..., None]
-        pad = [(0, 0)] * out.ndim
-        pad[axis] = (0, 1)
-        return np.pad(out, pad).astype(self.dtype)
+        return self._pad_channel(out, -1 if self.is_hwc else 0)
+
+    def _pad_channel(self, out, axis):
+        if axis == 0 or axis == 1 and out.ndim == 4:
+            pad = [(0, 0)] * out.ndim
+            pad[axis] = (0, 1)
+            return np.pad(out, pad).astype(self.dtype)
+        # <H,W,C> (recorded on MindSpore 2.10, eager and in a pipeline): the normalized values keep
+        # their <H,W,C> order as one flat run, the H*W zeros come after it, and that buffer is read
+        # as <H,W,C+1>. The zero channel is therefore not interleaved; match it value for value.
+        rows = out.reshape(-1, out.shape[-3] * out.shape[-2] * out.shape[-1])
+        padded = np.concatenate([rows, np.zeros((rows.shape[0], out.shape[-3] * out.shape[-2]), rows.dtype)], axis=1)
+        return padded.reshape(out.shape[:-1] + (out.shape[-1] + 1,)).astype(self.dtype)
+
+    def _batch_call(self, images):
+        # Normalize's batched path, then the extra channel (rows are <H,W,C> or <C,H,W>).
+        if images.ndim != 4:
+            return NotImplemented
+        return self._pad_channel(super()._batch_call(images), -1 if self.is_hwc else 1)
 
 
 class HWC2CHW(TensorOperation):

@@ -9,9 +9,22 @@ from sporax.state.assign import write
 
 
 def _map(function, inputs):
-    if isinstance(inputs, (tuple, list)):
-        return type(inputs)(_map(function, item) for item in inputs)
+    if isinstance(inputs, (tuple, list)):  # (a mutable tuple comes back a plain tuple, as in MindSpore)
+        return (list if isinstance(inputs, list) else tuple)(_map(function, item) for item in inputs)
     return function(inputs)
+
+
+def _grad_scale_map(scale_value, inputs):
+    """Each tensor of ``inputs`` (a tensor or a tuple/list of them) times ``scale_value`` in its own dtype.
+
+    MindSpore's LossScaler docstring imports it from ``mindspore.amp`` to write a custom scaler.
+    """
+    return _map(lambda value: value * scale_value.astype(value.dtype), inputs)
+
+
+def _grad_unscale_map(scale_value, inputs):
+    """Each tensor of ``inputs`` divided by ``scale_value`` in its own dtype (see :func:`_grad_scale_map`)."""
+    return _map(lambda value: value / scale_value.astype(value.dtype), inputs)
 
 
 class LossScaler:
@@ -40,10 +53,10 @@ class StaticLossScaler(LossScaler):
         self.scale_value = Parameter(Tensor(np.float32(scale_value)), name="scale_value")
 
     def scale(self, inputs):
-        return _map(lambda value: value * self.scale_value.astype(value.dtype), inputs)
+        return _grad_scale_map(self.scale_value, inputs)
 
     def unscale(self, inputs):
-        return _map(lambda value: value / self.scale_value.astype(value.dtype), inputs)
+        return _grad_unscale_map(self.scale_value, inputs)
 
     def adjust(self, grads_finite):
         return False

@@ -69,7 +69,7 @@ class OcclusionSensitivity(Metric):
         self._is_update = False
 
     def _scores(self, model, images, label):
-        return model(Tensor(np.concatenate(images)))._value[:, label].__array__().astype(np.float64)
+        return np.asarray(model(Tensor(np.concatenate(images)))._value[:, label])  # (float32 as MindSpore's result)
 
     @rearrange_inputs
     def update(self, *inputs):

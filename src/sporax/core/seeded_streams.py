@@ -77,17 +77,71 @@ def op_seeds(op_seed, kernel_name):
     return global_seed % _MAX_INT32, counter % _MAX_INT32
 
 
+def _philox(counters, key):
+    """Philox-4x32-10 of the blocks ``counters`` (four uint64 arrays of 32-bit words) under ``key`` (two ints):
+    the four output words of each block, as uint64 arrays."""
+    mask = np.uint64(_MASK32)
+    counters, key = [np.asarray(word, np.uint64) for word in counters], list(key)
+    for _ in range(10):
+        first, second = np.uint64(0xD2511F53) * counters[0], np.uint64(0xCD9E8D57) * counters[2]
+        counters = [(second >> np.uint64(32)) ^ counters[1] ^ np.uint64(key[0]), second & mask,
+                    (first >> np.uint64(32)) ^ counters[3] ^ np.uint64(key[1]), first & mask]
+        key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
+    return counters
+
+
 def mixed_seed(seed, seed2):
     """MindSpore's 64-bit kernel seed from two seeds: one Philox-4x32-10 block over them (Python ints)."""
     seed, seed2 = seed % 2**64, seed2 % 2**64  # negative seeds wrap as uint64
-    counter = [seed & _MASK32, seed >> 32, seed2 & _MASK32, seed2 >> 32]
-    key = list(_PHILOX_KEY)
-    for _ in range(10):
-        first, second = 0xD2511F53 * counter[0], 0xCD9E8D57 * counter[2]
-        counter = [(second >> 32) ^ counter[1] ^ key[0], second & _MASK32,
-                   (first >> 32) ^ counter[3] ^ key[1], first & _MASK32]
-        key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
-    return counter[0] | (counter[1] << 32)
+    words = _philox([seed & _MASK32, seed >> 32, seed2 & _MASK32, seed2 >> 32], _PHILOX_KEY)
+    return int(words[0]) | (int(words[1]) << 32)
+
+
+class PhiloxStream:
+    """MindSpore's Bernoulli CPU kernel's stream: ``PhiloxRandom(seed)`` (key: the seed's two 32-bit halves;
+    counter: the block number) restarted from block 0 at every launch, while the words of the last block a launch
+    left unread are read first by the next launch; a float is a word's low 23 bits as the mantissa of a float in
+    [1, 2), less 1. So launches of 6 draws read words 0-5, then 6, 7, 0, 1, 2, 3, then 0-5 again.
+
+    Example:
+        >>> stream = PhiloxStream(5)
+        >>> stream.units(3).tolist(), stream.units(2).tolist()
+        ([0.18286478519439697, 0.6899895668029785, 0.6732248067855835], [0.4522237777709961, 0.18286478519439697])
+    """
+
+    def __init__(self, seed):
+        seed = int(seed) % 2**64
+        self._key, self._left = (seed & _MASK32, seed >> 32), np.zeros(0, np.uint64)
+
+    def _words(self, blocks):
+        """The first ``blocks`` blocks' words, as uint64."""
+        numbers = np.arange(blocks, dtype=np.uint64)
+        zero = np.zeros_like(numbers)
+        words = _philox([numbers & np.uint64(_MASK32), numbers >> np.uint64(32), zero, zero], self._key)
+        return np.stack(words, axis=1).reshape(-1)
+
+    def units(self, count):
+        """One launch's ``count`` float32 uniforms in [0, 1)."""
+        left, self._left = self._left[:count], self._left[count:]
+        needed = count - left.size
+        if needed:
+            fresh = self._words(-(-needed // 4))
+            left, self._left = np.concatenate([left, fresh[:needed]]), fresh[needed:]
+        bits = (left & np.uint64(0x7FFFFF)) | np.uint64(127 << 23)
+        return bits.astype(np.uint32).view(np.float32) - np.float32(1)
+
+
+# MindSpore's PyNative kernel cache, for the kernels whose stream outlives a launch without a seed pair of their
+# own (Bernoulli, Dropout2D/3D): one kernel per (Primitive, attributes, input shapes and dtypes), shared by every
+# Primitive instance and functional call that matches; set_seed leaves them be.
+_eager_kernels = {}
+
+
+def eager_kernel(signature, build):
+    """The stream of the PyNative kernel ``signature`` (a hashable tuple), ``build()`` at its first launch."""
+    if signature not in _eager_kernels:
+        _eager_kernels[signature] = build()
+    return _eager_kernels[signature]
 
 
 class SeedPair:

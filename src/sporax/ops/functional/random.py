@@ -367,18 +367,35 @@ def shuffle(x, seed=None, *, key):
     return x[_host_draw(key, x.shape[:1], ("permutation",), np.int64)] if x.ndim else x
 
 
+def _bernoulli_engine(seed):
+    """MindSpore's Bernoulli CPU kernel: for a seed > 0, a builder of its ``PhiloxStream(seed)`` (the global seed
+    unused); None, 0 and -1 draw from the OS there (sporax: from the global random state)."""
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed > 0:
+        return functools.partial(seeded_streams.PhiloxStream, int(seed))
+    return _key(seed)
+
+
 @op(mint=spelling("bernoulli", "input, *, generator=None", p="input", unsupported=_GLOBAL_STREAM),
-    inputs=("input", "p"), dtypes=ANY, random=_key, samples=samples.bernoulli, reference=samples.bernoulli_reference,
-    grad_check=False)
+    inputs=("input", "p"), dtypes=ANY, random=_bernoulli_engine, samples=samples.bernoulli,
+    reference=samples.bernoulli_reference, grad_check=False)
 def bernoulli(input, p=0.5, seed=None, *, key):
-    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one.
+    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one; a seed > 0 draws MindSpore's
+    numbers: an element is one when its float uniform is at most ``p``, from the stream of the kernel for these
+    shapes and dtypes (a number ``p`` is a (1,) Float32 Tensor), or under a trace of the compiled op.
 
     Example:
         >>> from sporax import Tensor, ops
         >>> ops.bernoulli(Tensor([0.0, 0.0]), 1.0).asnumpy().tolist()
         [1.0, 1.0]
     """
-    return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
+    if isinstance(key, jax.Array):
+        return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
+    if jax_private.is_transforming():
+        stream = key()
+    else:
+        p_type = (p.shape, p.dtype) if isinstance(p, jax.Array) else ((1,), _FLOAT32)
+        stream = seeded_streams.eager_kernel(("Bernoulli", *key.args, input.shape, input.dtype, *p_type), key)
+    return (_host_draw(stream, input.shape, ("units",), _FLOAT32) <= p).astype(input.dtype)
 
 
 @op(inputs="input", dtypes=ANY, random=_seeded("multinomial"), samples=samples.multinomial,

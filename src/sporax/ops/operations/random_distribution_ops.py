@@ -345,7 +345,8 @@ class Bernoulli(Primitive):
     """0/1 draws of probability ``p`` (a number or a broadcastable Tensor) in ``x``'s shape and dtype.
 
     Args:
-        seed (int): -1 for a fresh stream. offset (int): folded into the seed. Default: 0.
+        seed (int): -1 for a fresh stream; > 0 draws MindSpore's numbers (``ops.bernoulli``). offset (int): unused,
+            as by MindSpore 2.10's CPU kernel. Default: 0.
     """
 
     @prim_attr_register
@@ -355,8 +356,9 @@ class Bernoulli(Primitive):
     def __call__(self, x, p):
         array_of(self.name, "x", x)
         random_functions.check_probability(self.name, p)
-        seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
-        return random_functions.bernoulli(x, p, seed)
+        # a number p is a () Tensor here (a (1,) one in ops.bernoulli): another kernel, another stream
+        return random_functions.bernoulli(x, p if isinstance(p, Tensor) else Tensor(p, mstype.float32),
+                                          None if self.seed == -1 else self.seed)
 
 
 class Cauchy(Primitive):

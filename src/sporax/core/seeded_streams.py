@@ -314,6 +314,15 @@ class MinstdStream:
         """The next ``count`` float32 uniforms in [0, 1) (libstdc++'s ``generate_canonical<float>``)."""
         return _units(self._words(count))
 
+    def bernoulli(self, count, probability):
+        """The next ``count`` draws of libstdc++'s ``bernoulli_distribution(probability)`` (bool): a
+        ``generate_canonical<double>`` of two words ``(w0 - 1 + (w1 - 1) * r) / r**2`` (``r = 2**31 - 2``, in double)
+        below ``probability``."""
+        words = self._words(2 * count).astype(np.float64) - 1
+        span = float(_LCG_MODULUS - 1)
+        canonical = np.minimum((words[0::2] + words[1::2] * span) / (span * span), math.nextafter(1.0, 0.0))
+        return canonical < probability
+
     def normal(self, count):
         """The next ``count`` float32 samples of N(0, 1). An odd count drops the last pair's second value: the
         kernel builds its distribution afresh per launch, only the engine carries over."""

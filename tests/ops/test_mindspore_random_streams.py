@@ -207,3 +207,16 @@ def test_seeded_distribution_samples_are_mindspores():
     np.testing.assert_allclose(msd.Exponential(1.0, seed=5).sample((4,)).asnumpy(),
                                [1.1633336544036865, 0.9576749801635742, 0.41073688864707947, 0.34892308712005615],
                                rtol=1e-6)
+
+
+def test_seeded_laplace_draws_mindspores_standard_laplace():
+    # ops.laplace((20000,), 1.0, 2.0) after set_seed(5): elements 0-2 and the last three; then with seed=3
+    sporax.set_seed(5)
+    mean, scale = Tensor(1.0, sporax.float32), Tensor(2.0, sporax.float32)
+    drawn = ops.laplace((20000,), mean, scale).asnumpy()
+    np.testing.assert_array_equal(drawn[[0, 1, 2, -3, -2, -1]], [2.7706680297851562, 4.512803077697754, -7.003898620605469, 1.1711933612823486, 3.954047203063965, 0.2541065812110901])
+    np.testing.assert_array_equal(ops.laplace((5,), mean, scale, seed=3).asnumpy(), [1.2074655294418335, 1.115096926689148, 0.8161886930465698, 1.4379972219467163, -0.18701040744781494])
+    # StandardLaplace(seed=7, seed2=9) called twice runs on
+    standard = ops.StandardLaplace(seed=7, seed2=9)
+    np.testing.assert_array_equal(standard((6,)).asnumpy(), [2.277113437652588, 2.7998456954956055, 1.647853970527649, 0.3314256966114044, -1.3369210958480835, -0.8936964273452759])
+    np.testing.assert_array_equal(standard((6,)).asnumpy(), [-0.8549635410308838, 5.034019470214844, -0.6141438484191895, -1.0983203649520874, 3.4501547813415527, -0.6284263730049133])

@@ -15,7 +15,7 @@ Observed on MindSpore 2.10 (CPU) and reproduced value for value:
 3. Engines, seeded with that value and kept by the kernel, so a Primitive instance (and a compiled op)
    continues its stream from call to call while each functional call builds a fresh one:
 
-   - ``MinstdStream`` (StandardNormal, Dropout): C++'s ``default_random_engine`` (``x <- 16807 x mod (2**31 - 1)``,
+   - ``MinstdStream`` (StandardNormal, StandardLaplace, Dropout): C++'s ``default_random_engine`` (``x <- 16807 x mod (2**31 - 1)``,
      seeded with the seed mod the modulus) under libstdc++'s ``normal_distribution<float>``: Marsaglia's
      polar method on pairs of float uniforms ``(x - 1) / 2**31`` (as float32), rejecting pairs outside the unit
      disc; an accepted pair yields ``y * m`` and then ``x * m``, ``m = sqrt(-2 logf(r2) / r2)`` in float32 with
@@ -322,6 +322,13 @@ class MinstdStream:
         span = float(_LCG_MODULUS - 1)
         canonical = np.minimum((words[0::2] + words[1::2] * span) / (span * span), math.nextafter(1.0, 0.0))
         return canonical < probability
+
+    def laplace(self, count):
+        """The next ``count`` float32 samples of the standard Laplace distribution (StandardLaplace): a float
+        uniform ``v`` in (-1, 1) (``u * 2 + nextafter(-1, 0)`` in float32), ``-sign(v) * log(1 - |v|)`` in double."""
+        lowest = np.nextafter(np.float32(-1), np.float32(0))
+        value = self.units(count) * np.float32(2) + lowest
+        return (-np.copysign(1.0, value) * np.log(1.0 - np.abs(value.astype(np.float64)))).astype(np.float32)
 
     def normal(self, count):
         """The next ``count`` float32 samples of N(0, 1). An odd count drops the last pair's second value: the

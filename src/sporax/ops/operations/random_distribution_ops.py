@@ -25,7 +25,7 @@ from sporax.ops.functional import dropouts, random as random_functions, random_d
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int
 from sporax.ops.op_table import ANY, op
-from sporax.ops.operations.random_ops import _RandomPrimitive
+from sporax.ops.operations.random_ops import _KernelStreamPrimitive, _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -422,8 +422,9 @@ class DropoutDoMask(Primitive):
         return dropouts.dropout_do_mask(input_x, mask, probability)
 
 
-class StandardLaplace(Primitive):
-    """Float32 samples of the standard Laplace distribution.
+class StandardLaplace(_KernelStreamPrimitive):
+    """Float32 samples of the standard Laplace distribution; with a seed, MindSpore's kernel stream running on
+    from call to call.
 
     Args:
         seed, seed2 (int): op seeds.
@@ -432,9 +433,7 @@ class StandardLaplace(Primitive):
         - **shape** (tuple[int]).
     """
 
-    @prim_attr_register
-    def __init__(self, seed=0, seed2=0):
-        self.seed = seed or seed2 or None
+    _make = "minstd_stream"
 
     def __call__(self, shape):
-        return functional.standard_laplace(shape, self.seed)
+        return random_distributions.standard_laplace.entry.sample(self._key(), shape)

@@ -19,7 +19,8 @@ Observed on MindSpore 2.10 (CPU) and reproduced value for value:
      seeded with the seed mod the modulus) under libstdc++'s ``normal_distribution<float>``: Marsaglia's
      polar method on pairs of float uniforms ``(x - 1) / 2**31`` (as float32), rejecting pairs outside the unit
      disc; an accepted pair yields ``y * m`` and then ``x * m``, ``m = sqrt(-2 logf(r2) / r2)`` in float32 with
-     the C library's ``logf`` (glibc's is not correctly rounded: 1 ulp off in ~0.4% of samples otherwise).
+     the C library's ``logf`` (glibc's is not correctly rounded: 1 ulp off in ~0.7% of samples otherwise; for
+     large draws called over the array from C, ``use_array_logf``).
      Dropout keeps an element when its float uniform (``uniform_real_distribution<float>``, the same
      ``(x - 1) / 2**31``) is below ``keep_prob`` (float32).
    - Permutations (RandomShuffle over ``MinstdStream``, Randperm over ``TwisterStream`` seeded with its plain
@@ -275,8 +276,28 @@ def _c_logf():
     return np.frompyfunc(function, 1, 1)
 
 
+# ``provider()`` -> a function computing the C library's logf over a float32 array in C, or None: the ops layer
+# registers the one it compiles (``ops.lowering.float_log``; core builds nothing), asked at the first large draw
+_array_logf_provider = [None]
+_ARRAY_LOGF_FROM = 4096  # below, logf per element through ctypes costs under ~15 ms: no compiler started
+
+
+def use_array_logf(provider):
+    """Register ``provider``, a function returning an array ``logf`` (or None) for the large normal draws."""
+    _array_logf_provider[0] = provider
+
+
+@functools.cache
+def _array_logf():
+    provider = _array_logf_provider[0]
+    return None if provider is None else provider()
+
+
 def _logf(values):
-    """float32 ``logf`` of float32 ``values``: the C library's, else the float64 log rounded (1 ulp off at times)."""
+    """float32 ``logf`` of float32 ``values``: the C library's (over the array in C for a large draw, else per
+    element through ctypes), else the float64 log rounded (1 ulp off at times)."""
+    if values.size >= _ARRAY_LOGF_FROM and _array_logf() is not None:
+        return _array_logf()(values)
     logf = _c_logf()
     if logf is None:
         return np.log(values.astype(np.float64)).astype(np.float32)

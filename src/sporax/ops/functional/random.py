@@ -33,10 +33,13 @@ from sporax.ops._dispatch import describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 from sporax.ops.op_table import ANY, op, spelling
+from sporax.ops.lowering import float_log
 from sporax.ops.random_seeds import fold_seed
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
+# large seeded normal draws call the C library's logf over the array from C (compiled at the first such draw)
+seeded_streams.use_array_logf(float_log.array_logf)
 # mint's samplers take PyTorch's ``generator``; sporax has one random stream
 _GLOBAL_STREAM = {"generator": "sporax draws from the global RNG state (mindspore.set_seed)"}
 

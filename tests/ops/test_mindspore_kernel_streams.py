@@ -1,5 +1,5 @@
 """Seeded random kernels whose streams outlive a launch without a seed pair (Bernoulli, Dropout2D/3D) print
-MindSpore 2.10's numbers (CPU): values recorded from MindSpore 2.10 (``sporax.core.seeded_streams``)."""
+MindSpore 2.10's numbers (CPU): values recorded from MindSpore 2.10 (``sporax.core.seeded_streams``, ``sporax.core.philox_samplers``)."""
 import numpy as np
 import pytest
 

@@ -228,3 +228,20 @@ def test_a_million_seeded_normals_are_mindspores_bit_for_bit():
     drawn = ops.StandardNormal(seed=1, seed2=2)((1000000,)).asnumpy()
     assert int(np.bitwise_xor.reduce(drawn.view(np.uint32))) == 4041253432
     np.testing.assert_array_equal(drawn[[123456, 654321, 999999]], [-0.4135299026966095, -1.709892749786377, -0.1589886099100113])
+
+
+def test_seeded_random_gamma_is_mindspores(monkeypatch):
+    # no global seed: random_gamma([3], [0.3, 2.5, 1.0], seed=5) (the three ways: alpha < 1, > 1, 1), then a
+    # Float64 alpha on the kernel's second seed pair; a RandomGamma(5, 9) Primitive runs on
+    sporax.set_seed(1)  # resets the op-seed counters
+    monkeypatch.setattr(sporax.core.random_state, "_seed", None)
+    three = Tensor(np.array([3]), sporax.int32)
+    drawn = ops.random_gamma(three, Tensor(np.array([0.3, 2.5, 1.0], np.float32)), seed=5)
+    np.testing.assert_array_equal(drawn.asnumpy(), [[0.07958685606718063, 1.4627773761749268, 0.172793909907341], [0.906419575214386, 4.582667827606201, 0.7374852299690247], [0.5196740031242371, 1.6917901039123535, 0.09271746873855591]])
+    drawn = ops.random_gamma(three, Tensor(np.array([[1.5, 4.0]], np.float64)), seed=5)
+    assert drawn.shape == (3, 1, 2) and drawn.dtype == sporax.float64
+    np.testing.assert_array_equal(drawn.asnumpy().ravel(), [0.15852426494330282, 4.2210653870259875, 0.2513908190011203, 3.191082517870505, 1.051249684579421, 6.206571984234426])
+    primitive, alpha = ops.RandomGamma(seed=5, seed2=9), Tensor(np.array([0.7], np.float32))
+    square = Tensor(np.array([2, 2]), sporax.int32)
+    np.testing.assert_array_equal(primitive(square, alpha).asnumpy().ravel(), [0.4716719090938568, 0.23512448370456696, 1.8425486087799072, 0.001946164877153933])
+    np.testing.assert_array_equal(primitive(square, alpha).asnumpy().ravel(), [0.7747535109519958, 1.2847425937652588, 0.6200264096260071, 0.11917838454246521])

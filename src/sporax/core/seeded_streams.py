@@ -91,45 +91,22 @@ def _philox(counters, key):
     return counters
 
 
+def op_seed_counters():
+    """A copy of the op-seed counters (a trace that falls back to eager puts them back: its calls never ran)."""
+    return dict(_op_seed_counters)
+
+
+def restore_op_seed_counters(saved):
+    """Put back counters taken by ``op_seed_counters``."""
+    _op_seed_counters.clear()
+    _op_seed_counters.update(saved)
+
+
 def mixed_seed(seed, seed2):
     """MindSpore's 64-bit kernel seed from two seeds: one Philox-4x32-10 block over them (Python ints)."""
     seed, seed2 = seed % 2**64, seed2 % 2**64  # negative seeds wrap as uint64
     words = _philox([seed & _MASK32, seed >> 32, seed2 & _MASK32, seed2 >> 32], _PHILOX_KEY)
     return int(words[0]) | (int(words[1]) << 32)
-
-
-class PhiloxStream:
-    """MindSpore's Bernoulli CPU kernel's stream: ``PhiloxRandom(seed)`` (key: the seed's two 32-bit halves;
-    counter: the block number) restarted from block 0 at every launch, while the words of the last block a launch
-    left unread are read first by the next launch; a float is a word's low 23 bits as the mantissa of a float in
-    [1, 2), less 1. So launches of 6 draws read words 0-5, then 6, 7, 0, 1, 2, 3, then 0-5 again.
-
-    Example:
-        >>> stream = PhiloxStream(5)
-        >>> stream.units(3).tolist(), stream.units(2).tolist()
-        ([0.18286478519439697, 0.6899895668029785, 0.6732248067855835], [0.4522237777709961, 0.18286478519439697])
-    """
-
-    def __init__(self, seed):
-        seed = int(seed) % 2**64
-        self._key, self._left = (seed & _MASK32, seed >> 32), np.zeros(0, np.uint64)
-
-    def _words(self, blocks):
-        """The first ``blocks`` blocks' words, as uint64."""
-        numbers = np.arange(blocks, dtype=np.uint64)
-        zero = np.zeros_like(numbers)
-        words = _philox([numbers & np.uint64(_MASK32), numbers >> np.uint64(32), zero, zero], self._key)
-        return np.stack(words, axis=1).reshape(-1)
-
-    def units(self, count):
-        """One launch's ``count`` float32 uniforms in [0, 1)."""
-        left, self._left = self._left[:count], self._left[count:]
-        needed = count - left.size
-        if needed:
-            fresh = self._words(-(-needed // 4))
-            left, self._left = np.concatenate([left, fresh[:needed]]), fresh[needed:]
-        bits = (left & np.uint64(0x7FFFFF)) | np.uint64(127 << 23)
-        return bits.astype(np.uint32).view(np.float32) - np.float32(1)
 
 
 # MindSpore's PyNative kernel cache, for the kernels whose stream outlives a launch without a seed pair of their
@@ -163,6 +140,12 @@ class SeedPair:
 
     def twister_stream(self):
         return TwisterStream(mixed_seed(self.seed, self.seed2))
+
+    def guarded_philox(self):
+        """TensorFlow's ``GuardedPhiloxRandom`` over the plain pair (RandomGamma: ``philox_samplers``)."""
+        from sporax.core import philox_samplers  # it builds on this module's Philox
+
+        return philox_samplers.GuardedPhilox(self.seed, self.seed2)
 
     def __repr__(self):
         return f"SeedPair({self.seed}, {self.seed2})"

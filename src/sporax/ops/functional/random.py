@@ -26,7 +26,7 @@ import numpy as np
 from jax.experimental import io_callback
 
 from sporax.core import dtype as mstype
-from sporax.core import jax_private, random_state, seeded_streams
+from sporax.core import jax_private, philox_samplers, random_state, seeded_streams
 from sporax.core.tensor import Tensor
 from sporax.state.assign import write
 from sporax.ops._dispatch import describe, wrap
@@ -61,25 +61,27 @@ def _seeded(kernel_name):
     return draw
 
 
-def _host_draw(key, shape, sample, dtype):
-    """``sample(stream, count)`` of the stream ``key`` stands for, as an array of ``shape``: a ``SeedPair`` starts
-    a fresh stream (under a trace an ordered host callback drawing at each run), an ``OwnedStream`` takes its
-    Primitive's next numbered draw."""
+def _host_draw(key, shape, sample, dtype, operands=()):
+    """``sample(stream, count, *operands)`` of the stream ``key`` stands for, as an array of ``shape``: a
+    ``SeedPair`` starts a fresh stream (under a trace an ordered host callback drawing at each run), an
+    ``OwnedStream`` takes its Primitive's next numbered draw. ``operands`` (arrays, traced or not) reach the
+    sampler as NumPy arrays."""
     if isinstance(key, OwnedStream):
-        return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name)
+        return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name, operands)
     stream_of = {"normal": "minstd_stream", "units": "minstd_stream", "permutation": "minstd_stream",
-                 "laplace": "minstd_stream",
+                 "laplace": "minstd_stream", "gamma": "guarded_philox",
                  "uniform": "twister_stream", "integers": "twister_stream"}
     # a SeedPair builds its kernel's engine; Randperm's engine comes built (seeded with its plain seed)
     stream = getattr(key, stream_of[sample[0]])() if isinstance(key, seeded_streams.SeedPair) else key
     count = int(np.prod(shape, dtype=np.int64))
 
-    def values():
-        return getattr(stream, sample[0])(count, *sample[1:]).reshape(shape).astype(dtype)
+    def values(*arrays):
+        drawn = getattr(stream, sample[0])(count, *sample[1:], *(np.asarray(array) for array in arrays))
+        return drawn.reshape(shape).astype(dtype)
 
     if jax_private.is_transforming():
-        return io_callback(values, jax.ShapeDtypeStruct(shape, dtype), ordered=True)
-    return jnp.asarray(values())
+        return io_callback(values, jax.ShapeDtypeStruct(shape, dtype), *operands, ordered=True)
+    return jnp.asarray(values(*operands))
 
 
 class OwnedStream:
@@ -92,20 +94,21 @@ class OwnedStream:
         self.draws, self.counter, self.op_name = draws, counter, op_name
 
 
-def numbered_draw(draws, counter, shape, sample, dtype, op_name):
+def numbered_draw(draws, counter, shape, sample, dtype, op_name, operands=()):
     """Draw number ``counter`` (an int64 Parameter, advanced here) of the Primitive-owned ``draws``
     (``seeded_streams.NumberedDraws``): a recomputation repeats the draw; under a trace a pure host callback
-    of the counter."""
+    of the counter (and of ``operands``, as ``_host_draw``)."""
     index = counter._value
     write(counter, wrap(index + 1), op_name)
     count = int(np.prod(shape, dtype=np.int64))
 
-    def values(number):
-        return draws.draw(number, sample[0], count, *sample[1:]).reshape(shape).astype(dtype)
+    def values(number, *arrays):
+        drawn = draws.draw(number, sample[0], count, *sample[1:], *(np.asarray(array) for array in arrays))
+        return drawn.reshape(shape).astype(dtype)
 
     if jax_private.is_transforming():
-        return jax.pure_callback(values, jax.ShapeDtypeStruct(shape, dtype), index)
-    return jnp.asarray(values(index))
+        return jax.pure_callback(values, jax.ShapeDtypeStruct(shape, dtype), index, *operands)
+    return jnp.asarray(values(index, *operands))
 
 
 def normals(key, shape, dtype=_FLOAT32):
@@ -375,7 +378,7 @@ def _bernoulli_engine(seed):
     """MindSpore's Bernoulli CPU kernel: for a seed > 0, a builder of its ``PhiloxStream(seed)`` (the global seed
     unused); None, 0 and -1 draw from the OS there (sporax: from the global random state)."""
     if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed > 0:
-        return functools.partial(seeded_streams.PhiloxStream, int(seed))
+        return functools.partial(philox_samplers.PhiloxStream, int(seed))
     return _key(seed)
 
 

@@ -3,8 +3,9 @@
 Gumbel-softmax.
 
 Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do (an
-op-level ``seed`` folded in), so ``set_seed`` makes a run repeat; seeded, ``standard_laplace`` and ``laplace``
-draw MindSpore 2.10's numbers (its StandardLaplace kernel stream, ``sporax.core.seeded_streams``).
+op-level ``seed`` folded in), so ``set_seed`` makes a run repeat; seeded, ``standard_laplace``, ``laplace`` and
+``random_gamma`` draw MindSpore 2.10's numbers (its StandardLaplace and RandomGamma kernel streams,
+``sporax.core.seeded_streams``, ``sporax.core.philox_samplers``).
 
 Example:
     >>> from sporax import Tensor, ops
@@ -71,10 +72,11 @@ def _refuse_sequence_shape(op_name, shape):
                         f"{type(shape).__name__} {shape!r}: pass Tensor(np.array({list(shape)!r}), mindspore.int32).")
 
 
-@op(inputs=("shape", "alpha"), dtypes=ANY, random=_key, samples=samples.random_gamma,
+@op(inputs=("shape", "alpha"), dtypes=ANY, random=_seeded("random_gamma"), samples=samples.random_gamma,
     reference=samples.random_gamma_reference, grad_check=False)
 def random_gamma(shape, alpha, seed=None, *, key):
-    """Gamma(alpha) samples of shape ``shape + alpha.shape``.
+    """Gamma(alpha) samples of shape ``shape + alpha.shape``; seeded, MindSpore's (its RandomGamma kernel:
+    ``core.philox_samplers.GuardedPhilox``, in double, cast to ``alpha``'s dtype).
 
     As in MindSpore 2.10, ``shape`` is a 1-D Int32/Int64 Tensor (a tuple or list is a TypeError).
 
@@ -88,6 +90,11 @@ def random_gamma(shape, alpha, seed=None, *, key):
     concentration = _bound("random_gamma", "alpha", alpha)
     out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
     dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
+    if not isinstance(key, jax.Array):
+        # the kernel's double cast to the output type (a Float16 one through float32)
+        drawn = _host_draw(key, out_shape, ("gamma",), np.float64 if dtype == np.float64 else _FLOAT32,
+                           (concentration.astype(dtype),))
+        return drawn.astype(dtype)
     return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
 
 

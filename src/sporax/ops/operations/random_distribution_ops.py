@@ -103,12 +103,15 @@ def non_deterministic_ints(shape, dtype=mstype.int64, *, key):
     return jax.lax.bitcast_convert_type(bits, target)
 
 
-class RandomGamma(_RandomPrimitive):
-    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``.
+class RandomGamma(_KernelStreamPrimitive):
+    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``; with a seed, MindSpore's kernel stream
+    running on from call to call.
 
     Inputs:
         - **shape** (Tensor[int]) - 1-D. **alpha** (Tensor) - float concentrations.
     """
+
+    _make = "guarded_philox"
 
     def __call__(self, shape, alpha):
         array_of("RandomGamma", "alpha", alpha)

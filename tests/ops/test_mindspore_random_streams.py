@@ -245,3 +245,14 @@ def test_seeded_random_gamma_is_mindspores(monkeypatch):
     square = Tensor(np.array([2, 2]), sporax.int32)
     np.testing.assert_array_equal(primitive(square, alpha).asnumpy().ravel(), [0.4716719090938568, 0.23512448370456696, 1.8425486087799072, 0.001946164877153933])
     np.testing.assert_array_equal(primitive(square, alpha).asnumpy().ravel(), [0.7747535109519958, 1.2847425937652588, 0.6200264096260071, 0.11917838454246521])
+
+
+def test_manual_seed_is_not_set_seed(monkeypatch):
+    # MindSpore 2.10: after manual_seed(3) alone get_seed() is None and ops.standard_normal is unseeded (not
+    # set_seed(3)'s [0.336..., -0.852..., -0.131...]); initial_seed() is 3
+    monkeypatch.setattr(sporax.core.random_state, "_seed", None)
+    sporax.manual_seed(3)
+    assert sporax.get_seed() is None and sporax.initial_seed() == 3
+    assert not np.array_equal(ops.standard_normal((3,)).asnumpy(), [0.3364059031009674, -0.8528055548667908, -0.13112331926822662])
+    sporax.set_seed(3)
+    np.testing.assert_array_equal(ops.standard_normal((3,)).asnumpy(), [0.3364059031009674, -0.8528055548667908, -0.13112331926822662])

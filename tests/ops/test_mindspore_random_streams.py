@@ -256,3 +256,13 @@ def test_manual_seed_is_not_set_seed(monkeypatch):
     assert not np.array_equal(ops.standard_normal((3,)).asnumpy(), [0.3364059031009674, -0.8528055548667908, -0.13112331926822662])
     sporax.set_seed(3)
     np.testing.assert_array_equal(ops.standard_normal((3,)).asnumpy(), [0.3364059031009674, -0.8528055548667908, -0.13112331926822662])
+
+
+def test_seeded_choice_with_mask_is_mindspores():
+    # set_seed(4): ops.choice_with_mask(x, 5) twice (the op counter runs on), then with seed=2
+    flags = Tensor(np.array([[True, False, True, True], [True, True, False, True], [False, True, True, True]]))
+    sporax.set_seed(4)
+    for seed, expected in ((None, [[2, 1], [1, 1], [0, 2], [1, 0], [0, 3]]), (None, [[1, 0], [1, 1], [0, 2], [1, 3], [0, 3]]),
+                           (2, [[1, 0], [0, 2], [1, 3], [2, 1], [0, 3]])):
+        index, mask = ops.choice_with_mask(flags, 5, seed=seed)
+        assert index.asnumpy().tolist() == expected and mask.asnumpy().all()

@@ -30,7 +30,7 @@ from sporax.core import jax_private, philox_samplers, random_state, seeded_strea
 from sporax.core.tensor import Tensor
 from sporax.state.assign import write
 from sporax.ops._dispatch import describe, wrap
-from sporax.ops.functional import random_samples as samples
+from sporax.ops.functional import categorical, choice_mask, random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 from sporax.ops.op_table import ANY, op, spelling
 from sporax.ops.lowering import float_log
@@ -452,11 +452,12 @@ def _seeded_multinomial(key, input, num_samples, replacement):
     return draws.reshape(input.shape[:-1] + (num_samples,)).astype(np.int32)
 
 
-@op(inputs="input_x", dtypes=ANY, random=_key, samples=samples.choice_with_mask,
+@op(inputs="input_x", dtypes=ANY, random=_seeded("choice_with_mask"), samples=samples.choice_with_mask,
     reference=samples.choice_with_mask_reference, grad_check=False)
 def choice_with_mask(input_x, count=256, seed=None, *, key):
     """``count`` random coordinates of the True elements of a Bool tensor, and a mask of which
-    rows are real (when there are fewer True elements than ``count``, the rest are zeros).
+    rows are real (when there are fewer True elements than ``count``, the rest are zeros); seeded, MindSpore's
+    (a RandomChoiceWithMask kernel built on the call's seed pair, ``choice_mask``).
 
     Example:
         >>> import numpy as np
@@ -467,7 +468,11 @@ def choice_with_mask(input_x, count=256, seed=None, *, key):
     """
     if input_x.dtype != np.bool_:
         raise TypeError(f"For 'choice_with_mask', 'input_x' must be a Bool Tensor, but got {describe(input_x)}.")
-    return _choice_with_mask(key, input_x, static_int("choice_with_mask", "count", count))
+    count = static_int("choice_with_mask", "count", count)
+    if isinstance(key, seeded_streams.SeedPair):
+        choice_mask.check_count(count, input_x.ndim)
+        return choice_mask.choose(input_x, np.int64(categorical.engine_seed(key.seed2, key.seed)), count)[:2]
+    return _choice_with_mask(key, input_x, count)
 
 
 def _choice_with_mask(key, flags, count):

@@ -38,8 +38,8 @@ def test_dropout_is_identity_in_eval_and_draws_nothing():
 def test_random_ops_advance_the_state_under_jit():
     random_state.set_seed(11)
 
-    def step(array):  # channel dropout draws from the global key even when seeded
-        return ops.dropout1d(Tensor._wrap(array), p=0.5)._value
+    def step(array):  # bernoulli without an op seed draws from the global key even when seeded
+        return ops.bernoulli(Tensor._wrap(array), 0.5)._value
 
     x = jnp.ones((4, 64, 1), jnp.float32)
     eager_first = step(x)

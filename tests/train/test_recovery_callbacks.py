@@ -71,11 +71,11 @@ def test_synchronize_and_manual_seed():
     x = ms.ops.ones((64, 64), ms.float32) @ ms.ops.ones((64, 64), ms.float32)
     assert ms.synchronize() is None
     assert float(x[0, 0]) == 64.0
-    ms.manual_seed(5)
-    first = ms.ops.rand(3).asnumpy()
-    ms.manual_seed(5)
-    np.testing.assert_array_equal(first, ms.ops.rand(3).asnumpy())
+    ms.set_seed(2)
+    # MindSpore 2.10's manual_seed seeds the default generator, not the global seed (tests/ops/
+    # test_mindspore_random_streams.py::test_manual_seed_is_not_set_seed)
     assert isinstance(ms.manual_seed(5), ms.Generator)
+    assert ms.initial_seed() == 5 and ms.get_seed() == 2
 
 
 def test_on_request_exit_saves_at_train_end_and_resumes(tmp_path):

@@ -18,7 +18,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
-from sporax.core.random_state import set_seed
+from sporax.core.random_state import seed_key, set_seed
 from sporax.core.tensor import Tensor
 
 _DEFAULT_SEED = 67280421310721  # MindSpore's default initial seed
@@ -103,9 +103,11 @@ def get_rng_state():
 
 
 def manual_seed(seed):
-    """Seed the default generator and sporax's global random key; returns the default generator."""
+    """Seed the default generator and the key sporax's unseeded ops draw from; returns the default generator.
+    Not ``set_seed``: as in MindSpore 2.10, ``get_seed()`` is unchanged and the seeded kernels' op seeds take no
+    global seed from it (recorded: after ``manual_seed(3)`` alone ``get_seed()`` is None)."""
     seed = _check_seed("manual_seed", seed)
-    set_seed(seed)
+    seed_key(seed)
     return default_generator.manual_seed(seed)
 
 

@@ -25,6 +25,13 @@ def set_seed(seed):
         listener(seed)
 
 
+def seed_key(seed):
+    """Restart the key the unseeded ops draw from at ``seed``, leaving the global seed as it is
+    (``mindspore.manual_seed``: MindSpore 2.10's ``get_seed()`` stays None after it, and the seeded kernels
+    keep their op seeds)."""
+    global_state._array = jax.random.key_data(jax.random.key(seed))
+
+
 # Called with the seed by set_seed: MindSpore's set_seed seeds the data pipeline too, whose
 # config sporax/__init__ registers here (core imports no package above it).
 _seed_listeners = []

@@ -15,11 +15,12 @@ Observed on MindSpore 2.10 (CPU) and reproduced value for value:
 3. Engines, seeded with that value and kept by the kernel, so a Primitive instance (and a compiled op)
    continues its stream from call to call while each functional call builds a fresh one:
 
-   - ``MinstdStream`` (StandardNormal, Dropout): C++'s ``default_random_engine`` (``x <- 16807 x mod (2**31 - 1)``,
+   - ``MinstdStream`` (StandardNormal, StandardLaplace, Dropout): C++'s ``default_random_engine`` (``x <- 16807 x mod (2**31 - 1)``,
      seeded with the seed mod the modulus) under libstdc++'s ``normal_distribution<float>``: Marsaglia's
      polar method on pairs of float uniforms ``(x - 1) / 2**31`` (as float32), rejecting pairs outside the unit
      disc; an accepted pair yields ``y * m`` and then ``x * m``, ``m = sqrt(-2 logf(r2) / r2)`` in float32 with
-     the C library's ``logf`` (glibc's is not correctly rounded: 1 ulp off in ~0.4% of samples otherwise).
+     the C library's ``logf`` (glibc's is not correctly rounded: 1 ulp off in ~0.7% of samples otherwise; for
+     large draws called over the array from C, ``use_array_logf``).
      Dropout keeps an element when its float uniform (``uniform_real_distribution<float>``, the same
      ``(x - 1) / 2**31``) is below ``keep_prob`` (float32).
    - Permutations (RandomShuffle over ``MinstdStream``, Randperm over ``TwisterStream`` seeded with its plain
@@ -77,17 +78,48 @@ def op_seeds(op_seed, kernel_name):
     return global_seed % _MAX_INT32, counter % _MAX_INT32
 
 
+def _philox(counters, key):
+    """Philox-4x32-10 of the blocks ``counters`` (four uint64 arrays of 32-bit words) under ``key`` (two ints):
+    the four output words of each block, as uint64 arrays."""
+    mask = np.uint64(_MASK32)
+    counters, key = [np.asarray(word, np.uint64) for word in counters], list(key)
+    for _ in range(10):
+        first, second = np.uint64(0xD2511F53) * counters[0], np.uint64(0xCD9E8D57) * counters[2]
+        counters = [(second >> np.uint64(32)) ^ counters[1] ^ np.uint64(key[0]), second & mask,
+                    (first >> np.uint64(32)) ^ counters[3] ^ np.uint64(key[1]), first & mask]
+        key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
+    return counters
+
+
+def op_seed_counters():
+    """A copy of the op-seed counters (a trace that falls back to eager puts them back: its calls never ran)."""
+    return dict(_op_seed_counters)
+
+
+def restore_op_seed_counters(saved):
+    """Put back counters taken by ``op_seed_counters``."""
+    _op_seed_counters.clear()
+    _op_seed_counters.update(saved)
+
+
 def mixed_seed(seed, seed2):
     """MindSpore's 64-bit kernel seed from two seeds: one Philox-4x32-10 block over them (Python ints)."""
     seed, seed2 = seed % 2**64, seed2 % 2**64  # negative seeds wrap as uint64
-    counter = [seed & _MASK32, seed >> 32, seed2 & _MASK32, seed2 >> 32]
-    key = list(_PHILOX_KEY)
-    for _ in range(10):
-        first, second = 0xD2511F53 * counter[0], 0xCD9E8D57 * counter[2]
-        counter = [(second >> 32) ^ counter[1] ^ key[0], second & _MASK32,
-                   (first >> 32) ^ counter[3] ^ key[1], first & _MASK32]
-        key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
-    return counter[0] | (counter[1] << 32)
+    words = _philox([seed & _MASK32, seed >> 32, seed2 & _MASK32, seed2 >> 32], _PHILOX_KEY)
+    return int(words[0]) | (int(words[1]) << 32)
+
+
+# MindSpore's PyNative kernel cache, for the kernels whose stream outlives a launch without a seed pair of their
+# own (Bernoulli, Dropout2D/3D): one kernel per (Primitive, attributes, input shapes and dtypes), shared by every
+# Primitive instance and functional call that matches; set_seed leaves them be.
+_eager_kernels = {}
+
+
+def eager_kernel(signature, build):
+    """The stream of the PyNative kernel ``signature`` (a hashable tuple), ``build()`` at its first launch."""
+    if signature not in _eager_kernels:
+        _eager_kernels[signature] = build()
+    return _eager_kernels[signature]
 
 
 class SeedPair:
@@ -108,6 +140,12 @@ class SeedPair:
 
     def twister_stream(self):
         return TwisterStream(mixed_seed(self.seed, self.seed2))
+
+    def guarded_philox(self):
+        """TensorFlow's ``GuardedPhiloxRandom`` over the plain pair (RandomGamma: ``philox_samplers``)."""
+        from sporax.core import philox_samplers  # it builds on this module's Philox
+
+        return philox_samplers.GuardedPhilox(self.seed, self.seed2)
 
     def __repr__(self):
         return f"SeedPair({self.seed}, {self.seed2})"
@@ -221,8 +259,28 @@ def _c_logf():
     return np.frompyfunc(function, 1, 1)
 
 
+# ``provider()`` -> a function computing the C library's logf over a float32 array in C, or None: the ops layer
+# registers the one it compiles (``ops.lowering.float_log``; core builds nothing), asked at the first large draw
+_array_logf_provider = [None]
+_ARRAY_LOGF_FROM = 4096  # below, logf per element through ctypes costs under ~15 ms: no compiler started
+
+
+def use_array_logf(provider):
+    """Register ``provider``, a function returning an array ``logf`` (or None) for the large normal draws."""
+    _array_logf_provider[0] = provider
+
+
+@functools.cache
+def _array_logf():
+    provider = _array_logf_provider[0]
+    return None if provider is None else provider()
+
+
 def _logf(values):
-    """float32 ``logf`` of float32 ``values``: the C library's, else the float64 log rounded (1 ulp off at times)."""
+    """float32 ``logf`` of float32 ``values``: the C library's (over the array in C for a large draw, else per
+    element through ctypes), else the float64 log rounded (1 ulp off at times)."""
+    if values.size >= _ARRAY_LOGF_FROM and _array_logf() is not None:
+        return _array_logf()(values)
     logf = _c_logf()
     if logf is None:
         return np.log(values.astype(np.float64)).astype(np.float32)
@@ -259,6 +317,22 @@ class MinstdStream:
     def units(self, count):
         """The next ``count`` float32 uniforms in [0, 1) (libstdc++'s ``generate_canonical<float>``)."""
         return _units(self._words(count))
+
+    def bernoulli(self, count, probability):
+        """The next ``count`` draws of libstdc++'s ``bernoulli_distribution(probability)`` (bool): a
+        ``generate_canonical<double>`` of two words ``(w0 - 1 + (w1 - 1) * r) / r**2`` (``r = 2**31 - 2``, in double)
+        below ``probability``."""
+        words = self._words(2 * count).astype(np.float64) - 1
+        span = float(_LCG_MODULUS - 1)
+        canonical = np.minimum((words[0::2] + words[1::2] * span) / (span * span), math.nextafter(1.0, 0.0))
+        return canonical < probability
+
+    def laplace(self, count):
+        """The next ``count`` float32 samples of the standard Laplace distribution (StandardLaplace): a float
+        uniform ``v`` in (-1, 1) (``u * 2 + nextafter(-1, 0)`` in float32), ``-sign(v) * log(1 - |v|)`` in double."""
+        lowest = np.nextafter(np.float32(-1), np.float32(0))
+        value = self.units(count) * np.float32(2) + lowest
+        return (-np.copysign(1.0, value) * np.log(1.0 - np.abs(value.astype(np.float64)))).astype(np.float32)
 
     def normal(self, count):
         """The next ``count`` float32 samples of N(0, 1). An odd count drops the last pair's second value: the

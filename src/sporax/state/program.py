@@ -23,7 +23,7 @@ import weakref
 import jax
 import numpy as np
 
-from sporax.core import grad_mode, parameter as parameter_module
+from sporax.core import grad_mode, parameter as parameter_module, seeded_streams
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state import deferred, discovery, fallback, guards, returned_inputs, world as world_program
@@ -402,6 +402,7 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
             raise MissingStates(missing)
         return lifted, closed
 
+    seed_counters = seeded_streams.op_seed_counters()
     try:
         try:
             lifted, closed = record_states(recording_trace, discovered, name)
@@ -418,6 +419,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
             raise strict from None
         if warn:
             warn_fallback(name, error, detail=hint() if hint is not None else None)
+        # the seeded ops the trace reached took their op seeds; the eager calls take them again
+        seeded_streams.restore_op_seed_counters(seed_counters)
         program.eager = True
         program.error = error
         return program

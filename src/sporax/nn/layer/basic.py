@@ -320,9 +320,10 @@ class Dropout2d(Cell):
         if array.ndim not in (3, 4):
             raise ValueError(f"For 'Dropout2d', the input must be (N, C, H, W) or (C, H, W), but got shape "
                              f"{tuple(array.shape)}.")
-        keep = jax.random.bernoulli(next_key(), 1 - self.p, array.shape[:-2] + (1, 1))
-        scale = jnp.asarray(1 / (1 - self.p), array.dtype)
-        return Tensor._wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))
+        # its Dropout2D Primitive's kernel stream (a (C, H, W) input as (1, C, H, W))
+        as_4d = array.reshape((1,) * (4 - array.ndim) + array.shape)
+        output, _ = dropouts.channel_dropped("Dropout2D", as_4d, 1 - self.p, as_4d.shape[:2] + (1, 1))
+        return Tensor._wrap(output.reshape(array.shape))
 
     def extend_repr(self):
         return f"p={self.p}"

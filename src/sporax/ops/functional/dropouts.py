@@ -3,7 +3,8 @@ DropoutDoMask Primitives.
 
 Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do; outside
 training, and at ``p`` 0 or 1, no key is drawn and the random state stays put. Seeded, ``dropout`` draws
-MindSpore 2.10's mask (its Dropout kernel's stream, ``sporax.core.seeded_streams``).
+MindSpore 2.10's mask (its Dropout kernel's stream, ``sporax.core.seeded_streams``); ``dropout1d/2d/3d`` always
+draw MindSpore's (its Dropout2D/3D kernels' unseeded streams, ``channel_dropped``).
 
 Example:
     >>> import numpy as np
@@ -18,6 +19,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import jax_private
+from sporax.core.seeded_streams import MinstdStream, eager_kernel
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional.random import _host_draw, _key, _seeded, dropped
@@ -43,11 +46,54 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
     _check_p(op_name, p, allow_one)
     if key is None:  # no draw (``_dropping``): the input as it is, or every channel dropped at p = 1
         return jnp.zeros_like(input) if training and p == 1.0 else input
+    if key is _CHANNEL_KERNEL:  # MindSpore's Dropout2D/3D kernel stream
+        return channel_dropped(_CHANNEL_PRIMITIVE[op_name], input, 1.0 - p, mask_shape(input.shape))[0]
     if not isinstance(key, jax.Array):  # seeded: MindSpore's Dropout kernel (element-wise masks only)
         return dropped(_host_draw(key, input.shape, ("units",), np.float32), input, 1.0 - p)[0]
     keep = jax.random.bernoulli(key, 1.0 - p, mask_shape(input.shape))
     scale = jnp.asarray(1.0 / (1.0 - p), input.dtype)
     return jnp.where(keep, input * scale, jnp.zeros((), input.dtype))
+
+
+# The key of ops.dropout1d/2d/3d: MindSpore's Dropout2D/3D kernels own an unseeded stream (set_seed unused)
+_CHANNEL_KERNEL = "MindSpore's channel dropout kernel"
+_CHANNEL_PRIMITIVE = {"dropout1d": "Dropout2D", "dropout2d": "Dropout2D", "dropout3d": "Dropout3D"}
+
+
+def _channel_kernel(seed=None):
+    return _CHANNEL_KERNEL
+
+
+def _channel_drawing(input, p=0.5, training=True, *rest):
+    """Whether a channel dropout launches its kernel: in training at ``p`` < 1 (at ``p`` 0 too: the kernel draws
+    its flags, all kept)."""
+    return bool(training) and isinstance(p, numbers.Real) and not isinstance(p, bool) and 0.0 <= p < 1.0
+
+
+def channel_dropped(primitive, array, keep_prob, mask_shape):
+    """MindSpore 2.10's Dropout2D/3D CPU kernel on ``array``: ``(output, Bool mask)``.
+
+    One keep flag per channel (``mask_shape``: the input's with its spatial axes 1), in row-major order, each a
+    ``bernoulli_distribution(keep_prob)`` draw of a ``default_random_engine`` seeded with its default 1, which the
+    kernel keeps: a PyNative kernel per (Primitive, keep_prob, input shape and dtype) runs on from call to call,
+    ``set_seed`` unused; a compiled op has one of its own. Kept channels are ``input * (1 / keep_prob)`` in
+    float32; at ``keep_prob`` 0 everything is dropped, drawing nothing.
+    """
+    keep_prob = float(np.float32(keep_prob))  # the Primitive's float attribute
+    if keep_prob == 0.0:
+        keep = jnp.zeros(mask_shape, bool)
+    else:
+        def build():
+            return MinstdStream(1)
+
+        count = int(np.prod(mask_shape, dtype=np.int64))
+        signature = (primitive, keep_prob, tuple(array.shape), np.dtype(array.dtype).name)
+        stream = build() if jax_private.is_transforming() else eager_kernel(signature, build)
+        keep = _host_draw(stream, (count,), ("bernoulli", keep_prob), np.bool_).reshape(mask_shape)
+    mask = jnp.broadcast_to(keep, array.shape)
+    scale = np.float32(1) / np.float32(keep_prob) if keep_prob else np.float32(0)
+    scaled = (array.astype(np.float32) * scale).astype(array.dtype)
+    return jnp.where(mask, scaled, jnp.zeros((), array.dtype)), mask
 
 
 _dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
@@ -66,15 +112,23 @@ def dropout(input, p=0.5, training=True, seed=None, *, key):
     return _dropout_mask("dropout", input, p, training, lambda shape: shape, key)
 
 
-@_dropout(samples=samples.dropout(3), reference=samples.dropout_reference)
+@_dropout(samples=samples.dropout(3), reference=samples.dropout_reference, random=_channel_kernel,
+          draws=_channel_drawing)
 def dropout1d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, L)`` input with probability ``p``."""
+    """Zero whole channels of an ``(N, C, L)`` or ``(C, L)`` input with probability ``p``: MindSpore's Dropout2D
+    kernel on it as ``(N, C, L, 1)`` or ``(1, C, L, 1)`` (``channel_dropped``)."""
+    if key is _CHANNEL_KERNEL and isinstance(input, jax.Array) and input.ndim in (2, 3):
+        _check_p("dropout1d", p, allow_one=True)
+        as_4d = (input.reshape((1,) * (3 - input.ndim) + input.shape + (1,)))
+        return channel_dropped("Dropout2D", as_4d, 1.0 - p, as_4d.shape[:2] + (1, 1))[0].reshape(input.shape)
     return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), key, allow_one=True)
 
 
-@_dropout(samples=samples.dropout(4), reference=samples.dropout_reference)
+@_dropout(samples=samples.dropout(4), reference=samples.dropout_reference, random=_channel_kernel,
+          draws=_channel_drawing)
 def dropout2d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p`` (MindSpore's Dropout2D kernel
+    stream, ``channel_dropped``).
 
     Example:
         >>> import numpy as np
@@ -86,9 +140,11 @@ def dropout2d(input, p=0.5, training=True, *, key):
     return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), key, allow_one=True)
 
 
-@_dropout(samples=samples.dropout(5), reference=samples.dropout_reference)
+@_dropout(samples=samples.dropout(5), reference=samples.dropout_reference, random=_channel_kernel,
+          draws=_channel_drawing)
 def dropout3d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
+    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p`` (MindSpore's Dropout3D kernel
+    stream, ``channel_dropped``)."""
     return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), key,
                          allow_one=True)
 

@@ -26,17 +26,20 @@ import numpy as np
 from jax.experimental import io_callback
 
 from sporax.core import dtype as mstype
-from sporax.core import jax_private, random_state, seeded_streams
+from sporax.core import jax_private, philox_samplers, random_state, seeded_streams
 from sporax.core.tensor import Tensor
 from sporax.state.assign import write
 from sporax.ops._dispatch import describe, wrap
-from sporax.ops.functional import random_samples as samples
+from sporax.ops.functional import categorical, choice_mask, random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 from sporax.ops.op_table import ANY, op, spelling
+from sporax.ops.lowering import float_log
 from sporax.ops.random_seeds import fold_seed
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
+# large seeded normal draws call the C library's logf over the array from C (compiled at the first such draw)
+seeded_streams.use_array_logf(float_log.array_logf)
 # mint's samplers take PyTorch's ``generator``; sporax has one random stream
 _GLOBAL_STREAM = {"generator": "sporax draws from the global RNG state (mindspore.set_seed)"}
 
@@ -58,24 +61,27 @@ def _seeded(kernel_name):
     return draw
 
 
-def _host_draw(key, shape, sample, dtype):
-    """``sample(stream, count)`` of the stream ``key`` stands for, as an array of ``shape``: a ``SeedPair`` starts
-    a fresh stream (under a trace an ordered host callback drawing at each run), an ``OwnedStream`` takes its
-    Primitive's next numbered draw."""
+def _host_draw(key, shape, sample, dtype, operands=()):
+    """``sample(stream, count, *operands)`` of the stream ``key`` stands for, as an array of ``shape``: a
+    ``SeedPair`` starts a fresh stream (under a trace an ordered host callback drawing at each run), an
+    ``OwnedStream`` takes its Primitive's next numbered draw. ``operands`` (arrays, traced or not) reach the
+    sampler as NumPy arrays."""
     if isinstance(key, OwnedStream):
-        return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name)
+        return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name, operands)
     stream_of = {"normal": "minstd_stream", "units": "minstd_stream", "permutation": "minstd_stream",
+                 "laplace": "minstd_stream", "gamma": "guarded_philox",
                  "uniform": "twister_stream", "integers": "twister_stream"}
     # a SeedPair builds its kernel's engine; Randperm's engine comes built (seeded with its plain seed)
     stream = getattr(key, stream_of[sample[0]])() if isinstance(key, seeded_streams.SeedPair) else key
     count = int(np.prod(shape, dtype=np.int64))
 
-    def values():
-        return getattr(stream, sample[0])(count, *sample[1:]).reshape(shape).astype(dtype)
+    def values(*arrays):
+        drawn = getattr(stream, sample[0])(count, *sample[1:], *(np.asarray(array) for array in arrays))
+        return drawn.reshape(shape).astype(dtype)
 
     if jax_private.is_transforming():
-        return io_callback(values, jax.ShapeDtypeStruct(shape, dtype), ordered=True)
-    return jnp.asarray(values())
+        return io_callback(values, jax.ShapeDtypeStruct(shape, dtype), *operands, ordered=True)
+    return jnp.asarray(values(*operands))
 
 
 class OwnedStream:
@@ -88,20 +94,21 @@ class OwnedStream:
         self.draws, self.counter, self.op_name = draws, counter, op_name
 
 
-def numbered_draw(draws, counter, shape, sample, dtype, op_name):
+def numbered_draw(draws, counter, shape, sample, dtype, op_name, operands=()):
     """Draw number ``counter`` (an int64 Parameter, advanced here) of the Primitive-owned ``draws``
     (``seeded_streams.NumberedDraws``): a recomputation repeats the draw; under a trace a pure host callback
-    of the counter."""
+    of the counter (and of ``operands``, as ``_host_draw``)."""
     index = counter._value
     write(counter, wrap(index + 1), op_name)
     count = int(np.prod(shape, dtype=np.int64))
 
-    def values(number):
-        return draws.draw(number, sample[0], count, *sample[1:]).reshape(shape).astype(dtype)
+    def values(number, *arrays):
+        drawn = draws.draw(number, sample[0], count, *sample[1:], *(np.asarray(array) for array in arrays))
+        return drawn.reshape(shape).astype(dtype)
 
     if jax_private.is_transforming():
-        return jax.pure_callback(values, jax.ShapeDtypeStruct(shape, dtype), index)
-    return jnp.asarray(values(index))
+        return jax.pure_callback(values, jax.ShapeDtypeStruct(shape, dtype), index, *operands)
+    return jnp.asarray(values(index, *operands))
 
 
 def normals(key, shape, dtype=_FLOAT32):
@@ -367,18 +374,35 @@ def shuffle(x, seed=None, *, key):
     return x[_host_draw(key, x.shape[:1], ("permutation",), np.int64)] if x.ndim else x
 
 
+def _bernoulli_engine(seed):
+    """MindSpore's Bernoulli CPU kernel: for a seed > 0, a builder of its ``PhiloxStream(seed)`` (the global seed
+    unused); None, 0 and -1 draw from the OS there (sporax: from the global random state)."""
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed > 0:
+        return functools.partial(philox_samplers.PhiloxStream, int(seed))
+    return _key(seed)
+
+
 @op(mint=spelling("bernoulli", "input, *, generator=None", p="input", unsupported=_GLOBAL_STREAM),
-    inputs=("input", "p"), dtypes=ANY, random=_key, samples=samples.bernoulli, reference=samples.bernoulli_reference,
-    grad_check=False)
+    inputs=("input", "p"), dtypes=ANY, random=_bernoulli_engine, samples=samples.bernoulli,
+    reference=samples.bernoulli_reference, grad_check=False)
 def bernoulli(input, p=0.5, seed=None, *, key):
-    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one.
+    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one; a seed > 0 draws MindSpore's
+    numbers: an element is one when its float uniform is at most ``p``, from the stream of the kernel for these
+    shapes and dtypes (a number ``p`` is a (1,) Float32 Tensor), or under a trace of the compiled op.
 
     Example:
         >>> from sporax import Tensor, ops
         >>> ops.bernoulli(Tensor([0.0, 0.0]), 1.0).asnumpy().tolist()
         [1.0, 1.0]
     """
-    return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
+    if isinstance(key, jax.Array):
+        return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
+    if jax_private.is_transforming():
+        stream = key()
+    else:
+        p_type = (p.shape, p.dtype) if isinstance(p, jax.Array) else ((1,), _FLOAT32)
+        stream = seeded_streams.eager_kernel(("Bernoulli", *key.args, input.shape, input.dtype, *p_type), key)
+    return (_host_draw(stream, input.shape, ("units",), _FLOAT32) <= p).astype(input.dtype)
 
 
 @op(inputs="input", dtypes=ANY, random=_seeded("multinomial"), samples=samples.multinomial,
@@ -428,11 +452,12 @@ def _seeded_multinomial(key, input, num_samples, replacement):
     return draws.reshape(input.shape[:-1] + (num_samples,)).astype(np.int32)
 
 
-@op(inputs="input_x", dtypes=ANY, random=_key, samples=samples.choice_with_mask,
+@op(inputs="input_x", dtypes=ANY, random=_seeded("choice_with_mask"), samples=samples.choice_with_mask,
     reference=samples.choice_with_mask_reference, grad_check=False)
 def choice_with_mask(input_x, count=256, seed=None, *, key):
     """``count`` random coordinates of the True elements of a Bool tensor, and a mask of which
-    rows are real (when there are fewer True elements than ``count``, the rest are zeros).
+    rows are real (when there are fewer True elements than ``count``, the rest are zeros); seeded, MindSpore's
+    (a RandomChoiceWithMask kernel built on the call's seed pair, ``choice_mask``).
 
     Example:
         >>> import numpy as np
@@ -443,7 +468,11 @@ def choice_with_mask(input_x, count=256, seed=None, *, key):
     """
     if input_x.dtype != np.bool_:
         raise TypeError(f"For 'choice_with_mask', 'input_x' must be a Bool Tensor, but got {describe(input_x)}.")
-    return _choice_with_mask(key, input_x, static_int("choice_with_mask", "count", count))
+    count = static_int("choice_with_mask", "count", count)
+    if isinstance(key, seeded_streams.SeedPair):
+        choice_mask.check_count(count, input_x.ndim)
+        return choice_mask.choose(input_x, np.int64(categorical.engine_seed(key.seed2, key.seed)), count)[:2]
+    return _choice_with_mask(key, input_x, count)
 
 
 def _choice_with_mask(key, flags, count):

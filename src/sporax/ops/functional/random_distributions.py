@@ -3,7 +3,9 @@
 Gumbel-softmax.
 
 Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do (an
-op-level ``seed`` folded in), so ``set_seed`` makes a run repeat.
+op-level ``seed`` folded in), so ``set_seed`` makes a run repeat; seeded, ``standard_laplace``, ``laplace`` and
+``random_gamma`` draw MindSpore 2.10's numbers (its StandardLaplace and RandomGamma kernel streams,
+``sporax.core.seeded_streams``, ``sporax.core.philox_samplers``).
 
 Example:
     >>> from sporax import Tensor, ops
@@ -18,27 +20,36 @@ from sporax.core import dtype as mstype
 from sporax.ops._dispatch import describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape
-from sporax.ops.functional.random import _FLOAT32, _bound, _key
+from sporax.ops.functional.random import _FLOAT32, _bound, _host_draw, _key, _seeded
 from sporax.ops.op_table import ANY, FLOAT, op
 
 
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.shaped(), reference=samples.standard_laplace_reference,
-    grad_check=False)
+def _laplaces(key, shape):
+    """Standard Laplace samples of ``shape``: MindSpore's StandardLaplace stream for a seed pair or stream (seeded),
+    else ``jax.random.laplace``."""
+    if isinstance(key, jax.Array):
+        return jax.random.laplace(key, shape, _FLOAT32)
+    return _host_draw(key, shape, ("laplace",), _FLOAT32)
+
+
+@op(inputs=(), dtypes=ANY, random=_seeded("standard_laplace"), samples=samples.shaped(),
+    reference=samples.standard_laplace_reference, grad_check=False)
 def standard_laplace(shape, seed=None, *, key):
-    """Float32 samples of the standard Laplace distribution (location 0, scale 1).
+    """Float32 samples of the standard Laplace distribution (location 0, scale 1); seeded, MindSpore's.
 
     Example:
         >>> from sporax import ops
         >>> ops.standard_laplace((2,)).shape
         (2,)
     """
-    return jax.random.laplace(key, output_shape("standard_laplace", "shape", shape), _FLOAT32)
+    return _laplaces(key, output_shape("standard_laplace", "shape", shape))
 
 
-@op(inputs=("mean", "lambda_param"), dtypes=ANY, random=_key, samples=samples.laplace,
+@op(inputs=("mean", "lambda_param"), dtypes=ANY, random=_seeded("laplace"), samples=samples.laplace,
     reference=samples.laplace_reference, grad_check=False)
 def laplace(shape, mean, lambda_param, seed=None, *, key):
-    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``.
+    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``; seeded,
+    MindSpore's: its StandardLaplace(shape) times ``lambda_param`` plus ``mean``, broadcast by the arithmetic.
 
     Example:
         >>> from sporax import Tensor, ops
@@ -48,8 +59,10 @@ def laplace(shape, mean, lambda_param, seed=None, *, key):
     mean = _bound("laplace", "mean", mean)
     scale = _bound("laplace", "lambda_param", lambda_param)
     target = np.dtype(jnp.promote_types(mean.dtype, scale.dtype))
-    out_shape = jnp.broadcast_shapes(output_shape("laplace", "shape", shape), mean.shape, scale.shape)
-    return jax.random.laplace(key, out_shape, target) * scale.astype(target) + mean.astype(target)
+    shape = output_shape("laplace", "shape", shape)
+    if isinstance(key, jax.Array):
+        shape = jnp.broadcast_shapes(shape, mean.shape, scale.shape)
+    return _laplaces(key, shape).astype(target) * scale.astype(target) + mean.astype(target)
 
 
 def _refuse_sequence_shape(op_name, shape):
@@ -59,10 +72,11 @@ def _refuse_sequence_shape(op_name, shape):
                         f"{type(shape).__name__} {shape!r}: pass Tensor(np.array({list(shape)!r}), mindspore.int32).")
 
 
-@op(inputs=("shape", "alpha"), dtypes=ANY, random=_key, samples=samples.random_gamma,
+@op(inputs=("shape", "alpha"), dtypes=ANY, random=_seeded("random_gamma"), samples=samples.random_gamma,
     reference=samples.random_gamma_reference, grad_check=False)
 def random_gamma(shape, alpha, seed=None, *, key):
-    """Gamma(alpha) samples of shape ``shape + alpha.shape``.
+    """Gamma(alpha) samples of shape ``shape + alpha.shape``; seeded, MindSpore's (its RandomGamma kernel:
+    ``core.philox_samplers.GuardedPhilox``, in double, cast to ``alpha``'s dtype).
 
     As in MindSpore 2.10, ``shape`` is a 1-D Int32/Int64 Tensor (a tuple or list is a TypeError).
 
@@ -76,6 +90,11 @@ def random_gamma(shape, alpha, seed=None, *, key):
     concentration = _bound("random_gamma", "alpha", alpha)
     out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
     dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
+    if not isinstance(key, jax.Array):
+        # the kernel's double cast to the output type (a Float16 one through float32)
+        drawn = _host_draw(key, out_shape, ("gamma",), np.float64 if dtype == np.float64 else _FLOAT32,
+                           (concentration.astype(dtype),))
+        return drawn.astype(dtype)
     return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
 
 

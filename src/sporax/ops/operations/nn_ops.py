@@ -19,7 +19,7 @@ from sporax.core.seeded_streams import NumberedDraws, SeedPair
 from sporax.core.tensor import Tensor
 from sporax.ops import functional, layer_forms
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import padded_pools, random as random_ops, transformer_blocks
+from sporax.ops.functional import dropouts, padded_pools, random as random_ops, transformer_blocks
 from sporax.ops.functional.sampling import _apply_matrix
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -251,18 +251,12 @@ class Dropout2D(Primitive):
 
 
 def channel_dropout(name, x, keep_prob, spatial_rank):
-    """Whole-channel dropout shared by Dropout2D/3D: ``(output, Bool mask)``.
-
-    Kept channels are scaled by ``1 / keep_prob`` in float and cast back to the input dtype (integers
-    truncate, as MindSpore's kernel does); ``keep_prob == 0`` drops everything instead of dividing by zero.
-    """
+    """Whole-channel dropout shared by Dropout2D/3D: ``(output, Bool mask)``, MindSpore's kernel stream
+    (``dropouts.channel_dropped``: kept channels scaled by ``1 / keep_prob`` in float32 and cast back, integers
+    truncating; ``keep_prob == 0`` drops everything)."""
     array = array_of(name, "x", x)
-    keep = jax.random.bernoulli(random_ops._key(None), keep_prob, array.shape[:2] + (1,) * spatial_rank)
-    mask = jnp.broadcast_to(keep, array.shape)
-    scale = 1.0 / keep_prob if keep_prob > 0 else 0.0
-    scaled = (array.astype(jnp.result_type(array.dtype, jnp.float32)) * scale).astype(array.dtype)
-    return wrap(jnp.where(mask, scaled, jnp.zeros((), array.dtype))), wrap(mask)
-
+    output, mask = dropouts.channel_dropped(name, array, keep_prob, array.shape[:2] + (1,) * spatial_rank)
+    return wrap(output), wrap(mask)
 
 
 PReLU = primitive_class(TABLE["prelu"], __name__)

@@ -25,7 +25,7 @@ from sporax.ops.functional import dropouts, random as random_functions, random_d
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int
 from sporax.ops.op_table import ANY, op
-from sporax.ops.operations.random_ops import _RandomPrimitive
+from sporax.ops.operations.random_ops import _KernelStreamPrimitive, _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -103,12 +103,15 @@ def non_deterministic_ints(shape, dtype=mstype.int64, *, key):
     return jax.lax.bitcast_convert_type(bits, target)
 
 
-class RandomGamma(_RandomPrimitive):
-    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``.
+class RandomGamma(_KernelStreamPrimitive):
+    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``; with a seed, MindSpore's kernel stream
+    running on from call to call.
 
     Inputs:
         - **shape** (Tensor[int]) - 1-D. **alpha** (Tensor) - float concentrations.
     """
+
+    _make = "guarded_philox"
 
     def __call__(self, shape, alpha):
         array_of("RandomGamma", "alpha", alpha)
@@ -345,7 +348,8 @@ class Bernoulli(Primitive):
     """0/1 draws of probability ``p`` (a number or a broadcastable Tensor) in ``x``'s shape and dtype.
 
     Args:
-        seed (int): -1 for a fresh stream. offset (int): folded into the seed. Default: 0.
+        seed (int): -1 for a fresh stream; > 0 draws MindSpore's numbers (``ops.bernoulli``). offset (int): unused,
+            as by MindSpore 2.10's CPU kernel. Default: 0.
     """
 
     @prim_attr_register
@@ -355,8 +359,9 @@ class Bernoulli(Primitive):
     def __call__(self, x, p):
         array_of(self.name, "x", x)
         random_functions.check_probability(self.name, p)
-        seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
-        return random_functions.bernoulli(x, p, seed)
+        # a number p is a () Tensor here (a (1,) one in ops.bernoulli): another kernel, another stream
+        return random_functions.bernoulli(x, p if isinstance(p, Tensor) else Tensor(p, mstype.float32),
+                                          None if self.seed == -1 else self.seed)
 
 
 class Cauchy(Primitive):
@@ -420,8 +425,9 @@ class DropoutDoMask(Primitive):
         return dropouts.dropout_do_mask(input_x, mask, probability)
 
 
-class StandardLaplace(Primitive):
-    """Float32 samples of the standard Laplace distribution.
+class StandardLaplace(_KernelStreamPrimitive):
+    """Float32 samples of the standard Laplace distribution; with a seed, MindSpore's kernel stream running on
+    from call to call.
 
     Args:
         seed, seed2 (int): op seeds.
@@ -430,9 +436,7 @@ class StandardLaplace(Primitive):
         - **shape** (tuple[int]).
     """
 
-    @prim_attr_register
-    def __init__(self, seed=0, seed2=0):
-        self.seed = seed or seed2 or None
+    _make = "minstd_stream"
 
     def __call__(self, shape):
-        return functional.standard_laplace(shape, self.seed)
+        return random_distributions.standard_laplace.entry.sample(self._key(), shape)

@@ -55,11 +55,25 @@ def _start_step(dataset, initial_step):
 
 def _training_iterator(dataset, initial_step, num_epochs):
     """The batches of training from ``initial_step`` on: exactly those of an uninterrupted run,
-    shuffles and random transforms included (the epochs are numbered from the run's start)."""
+    shuffles and random transforms included (the epochs are numbered from the run's start).
+
+    A step set by the dataset's ``set_init_step`` wins over ``initial_epoch``'s, mid-epoch too (MindSpore
+    2.10 step by step: set_init_step(30) on 20 rows with initial_epoch=1 trains 10 + 20 steps); the whole
+    epochs it lies past ``initial_epoch`` count towards the epochs this training's iterator delivers (so
+    training then runs out of data and raises RuntimeError, as MindSpore's pipeline does)."""
     start = _start_step(dataset, initial_step)
     if start is None:
         return dataset.create_tuple_iterator(num_epochs=num_epochs)
-    return dataset._resumed_iterator(start, num_epochs)
+    resume_step = dataset.get_init_step()
+    if not resume_step:
+        return dataset._resumed_iterator(start, num_epochs)
+    size = dataset.get_dataset_size()
+    past = max(0, resume_step // size - initial_step // size)
+    if num_epochs - past < 1:
+        raise RuntimeError(f"For 'Model.train', the dataset's init step {resume_step} lies beyond the {num_epochs} "
+                           f"epoch(s) left to train from initial_epoch: the training would fetch data beyond "
+                           f"the specified number of epochs. Pass a smaller set_init_step or initial_epoch.")
+    return dataset._resumed_iterator(resume_step, num_epochs - past)
 
 
 def _claim_dataset(dataset, model):

@@ -220,9 +220,26 @@ def _binary_loss(x, y, weight, pos_weight, reduction, from_logits):
         log_weight = 1.0 if pos_weight is None else 1.0 + (pos_weight - 1.0) * y
         loss = (1.0 - y) * x + log_weight * jax.nn.softplus(-x)
     else:
+        # MindSpore's CPU kernel computes a Float16 loss in Float16, rounding after every step; XLA keeps
+        # the steps of a fused Float16 expression in Float32 (1 ulp apart), so a Float16 loss is computed in
+        # Float32 with each step's rounding to Float16 explicit
+        half = x.dtype == jnp.float16
+        step = _half_step if half else (lambda value: value)
+        if half:
+            x, y = x.astype(jnp.float32), y.astype(jnp.float32)
+            weight = None if weight is None else weight.astype(jnp.float32)
         eps = 1e-12
-        loss = -(y * jnp.log(jnp.maximum(x, eps)) + (1 - y) * jnp.log(jnp.maximum(1 - x, eps)))
+        positive = step(y * step(jnp.log(jnp.maximum(x, eps))))
+        negative = step(step(1 - y) * step(jnp.log(jnp.maximum(step(1 - x), eps))))
+        total = step(positive + negative)
+        loss = -total if weight is None else -step(weight * total)
+        return _reduce(loss.astype(jnp.float16) if half else loss, reduction)
     return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def _half_step(value):
+    """A Float32 ``value`` rounded to Float16's precision (XLA elides a Float16 round trip, not this)."""
+    return jax.lax.reduce_precision(value, exponent_bits=5, mantissa_bits=10)
 
 
 @op(mint=spelling("binary_cross_entropy", "input, target, weight=None, reduction='mean'", logits="input",

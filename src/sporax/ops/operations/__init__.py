@@ -196,3 +196,5 @@ from sporax.ops.operations.inplace_ops import TensorCopySlices  # noqa: F401,E40
 from sporax.ops.operations.scalar_ops import *  # noqa: F401,F403,E402
 # MindSpore's random-state Primitive, only in its private ``_inner_ops`` (mindnlp's mindtorch builds one).
 from sporax.ops.operations.generator_state_ops import Generator  # noqa: F401,E402
+# MindSpore's dynamic-shape hint, only in its private ``_inner_ops`` as well.
+from sporax.ops.operations.compile_hint_ops import ConvertToDynamic  # noqa: F401,E402

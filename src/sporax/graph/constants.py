@@ -187,7 +187,7 @@ def _signature(value):
     if isinstance(value, dict):
         return ("dict",) + tuple((key, _signature(item)) for key, item in sorted(value.items(), key=repr))
     shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
-    if shape is not None and dtype is not None and not isinstance(value, (int, float, bool)):
+    if isinstance(shape, tuple) and dtype is not None and not isinstance(value, (int, float, bool)):
         return ("tensor", tuple(shape), str(dtype))
     try:
         hash(value)

@@ -1,10 +1,13 @@
 """``mutable`` (trace a value that would be a constant) and ``constexpr`` (compute at trace time)."""
 import functools
+import os
+import sys
 import types
 
 from sporax.core.tensor import Tensor
 from sporax.state.discovery import is_cell
 from sporax.state.arguments import MutableMarker
+from sporax.state.scope import graph_constant_cache
 
 
 class MutableTuple(MutableMarker, tuple):
@@ -159,16 +162,79 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
         def call(*args, **kwargs):
             from sporax.graph.jit import in_compiled_trace
 
-            if in_compiled_trace():
-                args = tuple(_graph_constant(value) for value in args)
-                kwargs = {key: _graph_constant(value) for key, value in kwargs.items()}
-            return function(*args, **kwargs)
+            if not in_compiled_trace():
+                return function(*args, **kwargs)
+            args = tuple(_graph_constant(value) for value in args)
+            kwargs = {key: _graph_constant(value) for key, value in kwargs.items()}
+            return _evaluate_once(function, args, kwargs)
 
         return call
 
     if fn is None:
         return decorate
     return decorate(fn)
+
+
+_SPORAX_DIRECTORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _signature(value):
+    """A hashable stand-in for ``value`` as MindSpore's compiler specialises a graph on it: a Tensor by
+    its shape and dtype, a container item by item, a hashable constant by its type and value, anything
+    else (a Cell, an array) by identity."""
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__,) + tuple(_signature(item) for item in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple((key, _signature(item)) for key, item in sorted(value.items(), key=repr))
+    shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+    if isinstance(shape, tuple) and dtype is not None and not isinstance(value, (int, float, bool)):
+        return ("tensor", tuple(shape), str(dtype))
+    try:
+        hash(value)
+    except TypeError:
+        return ("object", id(value))
+    return (type(value).__name__, value)
+
+
+def _calling_frame():
+    """The frame of the user's function that called the constexpr (sporax's own wrappers skipped)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_SPORAX_DIRECTORY):
+        frame = frame.f_back
+    return frame
+
+
+def _evaluate_once(function, args, kwargs):
+    """Run a constexpr function as MindSpore's graph compiler does.
+
+    The compiler evaluates each function graph once for each signature of its arguments (the Cell, the
+    shapes and dtypes of Tensors, the values of constants), so a constexpr called by a function that
+    runs twice with one signature in one graph (a Cell's forward pass and the gradient of that Cell, a
+    helper called twice) runs once and both calls get its result; the calls of one run (an unrolled
+    loop) each run. It matters where the function has effects: ``np.random`` draws (a WGAN-GP's
+    interpolation weights) are drawn once per graph. sporax runs the Python of each call, so the
+    results are kept for the outermost trace and handed out again in call order.
+    """
+    cache = graph_constant_cache()
+    frame = _calling_frame()
+    try:
+        arguments = _signature((args, kwargs))
+        if frame is None or cache is None:
+            raise TypeError("no caller")
+        frames = cache.setdefault("frames", {})
+        record = frames.get(id(frame))
+        if record is None or record[0] is not frame:
+            code = frame.f_code
+            names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+            caller = (code, _signature(tuple(frame.f_locals.get(name) for name in names)))
+            record = frames[id(frame)] = [frame, caller, 0]
+        key = (record[1], record[2], function, arguments)
+        record[2] += 1
+    except TypeError:
+        return function(*args, **kwargs)
+    if key not in cache:
+        cache[key] = function(*args, **kwargs)
+    return cache[key]
 
 
 def _primexpr(fn=None, get_instance=True, name=None, reuse_result=True):

@@ -82,6 +82,16 @@ def _conv2d(array, weight, bias, stride, padding, dilation, group, fast):
     return add_channel_bias(_convolve(array, weight, stride, padding, dilation, group, fast=fast), bias)
 
 
+@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
+def conv2d_bias_rounded_once(array, weight, bias, stride, padding, dilation, group):
+    """``nn.Conv2d`` with a bias on a half-precision NCHW ``array`` in a graph: MindSpore's graph compiler fuses
+    Conv2D and BiasAdd into one kernel that adds the bias (in the input's dtype) to the float32 convolution and
+    rounds once; PyNative runs the two ops and rounds twice (``_conv2d``; both recorded on CPU)."""
+    output = _convolve(array.astype(jnp.float32), weight.astype(jnp.float32), stride, padding, dilation, group,
+                       fast=False)
+    return add_channel_bias(output, bias.astype(array.dtype).astype(jnp.float32)).astype(array.dtype)
+
+
 @functools.partial(jax.jit, static_argnums=(3, 4))
 def _conv2d_channels_last(array, weight, bias, stride, padding):
     output = conv_nhwc_cpu.conv_channels_last(array, weight, stride, padding)

@@ -23,10 +23,12 @@ class LiftScope:
     ``joined``: whether a compiled join (``note_control_flow_join``) ran in it; ``updated``: ids of the Tensors
     that ``x += y`` updated in place in it; ``branch_inputs``: ids of the Tensors a converted branch's trace got
     as its variables (``x += y`` may update those in place, though they hold the enclosing trace's values).
-    ``calls``: the last call of each Cell run inline in it (``note_cell_call``); ``parameter_results``: the
-    results of ``x op= y`` on a Parameter, by id, with that Parameter (``parameter_behind``)."""
+    ``calls``: the last call of each Cell run inline in it (``note_cell_call``). ``constants``: what the
+    ``constexpr`` functions returned while it traced (``graph_constant_cache``; used on the outermost scope).
+    ``parameter_results``: the results of ``x op= y`` on a Parameter, by id, with that Parameter
+    (``parameter_behind``)."""
 
-    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs", "calls",
+    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs", "calls", "constants",
                  "parameter_results")
 
     def __init__(self, owned_states, name, walked=None):
@@ -38,6 +40,7 @@ class LiftScope:
         self.updated = set()
         self.branch_inputs = ()
         self.calls = {}
+        self.constants = None
         self.parameter_results = {}
 
 
@@ -146,6 +149,16 @@ def forward_already_ran(cell, args):
     if record is None or record[0] is not cell or len(record[1]) != len(args) or record[2] != slot_writes[0]:
         return False
     return all(given is seen for given, seen in zip(args, record[1]))
+
+
+def graph_constant_cache():
+    """The ``constexpr`` results of the outermost running trace (a dict it keeps until it ends), or None."""
+    scopes = _stack.scopes
+    if not scopes:
+        return None
+    if scopes[0].constants is None:
+        scopes[0].constants = {}
+    return scopes[0].constants
 
 
 def push_scope(owned_states, name, walked=None):

@@ -19,6 +19,7 @@ from sporax.nn.layer.basic import _check_positive_int, make_parameter
 # Every convolution runs through ops, which picks the backend's form.
 from sporax.ops import layer_forms
 from sporax.ops.functional.convolution import conv_transpose_nd
+from sporax.state.scope import in_compiled_trace
 
 
 
@@ -209,6 +210,9 @@ class Conv2d(_Conv):
         if self.format == "NHWC":
             return layer_forms.conv2d_channels_last(array, weight, self._bias(), self.stride, padding, self.dilation,
                                                     self.group)
+        if self.has_bias and array.dtype in (jnp.float16, jnp.bfloat16) and in_compiled_trace():
+            return Tensor._wrap(layer_forms.conv2d_bias_rounded_once(array, weight, self._bias(), self.stride, padding,
+                                                                     self.dilation, self.group))
         return layer_forms.conv2d(x, array, weight, self._bias(), self.stride, padding, self.dilation, self.group)
 
 

@@ -321,6 +321,9 @@ PRIVATE_HOMES = {
     "mindspore.train.summary.summary_record": "sporax.train.summary.record",
     "mindspore.train.amp": "sporax.train.amp.legacy_builders",
     "mindspore.nn.wrap.loss_scale": "sporax.train.amp.legacy_builders",
+    # the generated module-level Primitive instances (``cast_op``), made at first use
+    **dict.fromkeys(("mindspore.ops.auto_generate", "mindspore.ops.auto_generate.gen_ops_prim",
+                     "mindspore.ops.auto_generate.gen_ops_def"), "sporax.ops.operations.primitive_instances"),
 }
 
 

@@ -104,3 +104,33 @@ def test_auto_generate_serves_the_generated_primitive_classes_and_view(hook):
     np.testing.assert_array_equal(View()(Tensor(x), (3, 2)).asnumpy(), x.reshape(3, 2))
     np.testing.assert_array_equal(Muls()(Tensor(x), 2.0).asnumpy(), x * 2)
     np.testing.assert_array_equal(SumExt()(Tensor(x.reshape(2, 3)), (1,), False, None).asnumpy(), [3.0, 12.0])
+
+
+def test_auto_generate_functions_of_mint_ops(hook):
+    """MindSpore 2.10's generated functions ``clamp_scalar``/``clamp_tensor``, ``flatten_ext``,
+    ``expand_dims_view``, ``transpose_view`` are mint's and ops' functions."""
+    from mindspore import Tensor  # noqa: PLC0415
+    from mindspore.ops.auto_generate import (  # noqa: PLC0415
+        clamp_scalar, clamp_tensor, expand_dims_view, flatten_ext, transpose_view)
+
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    np.testing.assert_array_equal(clamp_scalar(x, 1, 3).asnumpy(), np.clip(x.asnumpy(), 1, 3))
+    np.testing.assert_array_equal(clamp_tensor(x, Tensor(2.0)).asnumpy(), np.maximum(x.asnumpy(), 2))
+    assert flatten_ext(x).shape == (6,) and expand_dims_view(x, 0).shape == (1, 2, 3)
+    np.testing.assert_array_equal(transpose_view(x, (1, 0)).asnumpy(), x.asnumpy().T)
+
+
+def test_auto_generate_primitive_instances(hook):
+    """MindSpore 2.10's generated modules bind Primitive instances (``cast_op = Cast()``): one kept instance each."""
+    import importlib  # noqa: PLC0415
+
+    import mindspore  # noqa: PLC0415
+    from mindspore.ops.auto_generate import cast_op, upsample_nearest2d_op  # noqa: PLC0415
+
+    generated = importlib.import_module("mindspore.ops.auto_generate.gen_ops_prim")
+    assert cast_op.name == "Cast" and generated.cast_op is cast_op
+    np.testing.assert_array_equal(cast_op(mindspore.Tensor([1.5, -2.5]), mindspore.int32).asnumpy(), [1, -2])
+    image = mindspore.Tensor(np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2))
+    assert upsample_nearest2d_op(image, [4, 4], None).shape == (1, 1, 4, 4)
+    with pytest.raises(ImportError):
+        from mindspore.ops.auto_generate import not_an_instance_op  # noqa: F401,PLC0415

@@ -321,6 +321,9 @@ PRIVATE_HOMES = {
     "mindspore.train.summary.summary_record": "sporax.train.summary.record",
     "mindspore.train.amp": "sporax.train.amp.legacy_builders",
     "mindspore.nn.wrap.loss_scale": "sporax.train.amp.legacy_builders",
+    # the generated module-level Primitive instances (``cast_op``), made at first use
+    **dict.fromkeys(("mindspore.ops.auto_generate", "mindspore.ops.auto_generate.gen_ops_prim",
+                     "mindspore.ops.auto_generate.gen_ops_def"), "sporax.ops.operations.primitive_instances"),
 }
 
 
@@ -369,6 +372,11 @@ _AUTO_GENERATE_NAMES = {
         StackExt OneHotExt Scatter TopkExt CumsumExt SortExt FmodScalar GroupedMatmul Swiglu Outer
         MoeFinalizeRouting MoeInitRoutingV2 MoeTokenUnpermute MoeDistributeDispatch MoeDistributeCombine
         FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4 DropoutExt InplaceCopy"""),
+    **_public_spellings("sporax.mint", "flatten_ext"),
+    "clamp_scalar": "sporax.mint.clamp",  # MindSpore's two kernels of mint.clamp (number or Tensor bounds)
+    "clamp_tensor": "sporax.mint.clamp",
+    "expand_dims_view": "sporax.ops.functional.expand_dims",
+    "transpose_view": "sporax.ops.functional.transpose",
     "copy": "sporax.mint.clone",
     "view": "sporax.ops.functional.reshape",
     "inplace_addr": "sporax.mint.addr_",

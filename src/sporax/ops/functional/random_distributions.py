@@ -8,8 +8,9 @@ op-level ``seed`` folded in), so ``set_seed`` makes a run repeat; seeded, ``stan
 ``sporax.core.seeded_streams``, ``sporax.core.philox_samplers``).
 
 Example:
+    >>> import numpy as np
     >>> from sporax import Tensor, ops
-    >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
+    >>> ops.random_poisson(Tensor(np.array([3], np.int32)), Tensor([1.0, 2.0])).shape
     (3, 2)
 """
 import jax

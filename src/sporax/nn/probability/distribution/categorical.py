@@ -104,11 +104,12 @@ class Categorical(Distribution):
 
     def _sample(self, shape=(), probs=None):
         probs = self._check_param_type(probs)
-        batch = tuple(shape) + tuple(probs.shape[:-1])
-        uniform = ops.expand_dims(self._uniform(batch), -1)
-        # The first category whose cumulative probability exceeds the uniform draw.
-        below = ops.cast(uniform >= ops.cumsum(probs, -1), mstype.int32)
-        return ops.cast(ops.clamp(ops.sum(below, -1), 0, probs.shape[-1] - 1), self.dtype)
+        sample_shape = tuple(shape) + tuple(probs.shape[:-1])
+        # MindSpore's: ops.multinomial of every row, prod(shape) draws each with the distribution's seed, rows last
+        rows = ops.reshape(probs, (-1, probs.shape[-1]))
+        draws = ops.multinomial(rows, int(np.prod(tuple(shape), dtype=np.int64)), seed=self._seed)
+        samples = ops.cast(ops.reshape(ops.transpose(draws, (1, 0)), sample_shape or (1,)), self.dtype)
+        return samples if sample_shape else ops.squeeze(samples, 0)
 
     def extend_repr(self):
         return f"probs = {self._probs}"

@@ -85,5 +85,5 @@ class Geometric(Distribution):
     def _sample(self, shape=(), probs1=None):
         probs = self._check_param_type(probs1)
         uniform = self._uniform(tuple(shape) + tuple(probs.shape))
-        # Inverse cdf: floor(log(1 - u) / log(1 - p)).
-        return ops.cast(ops.floor(ops.log1p(-uniform) / ops.log1p(-probs)), self.dtype)
+        # MindSpore's inverse cdf: floor(log(u) / log(1 - p))
+        return ops.cast(ops.floor(ops.log(uniform) / ops.log(1.0 - probs)), self.dtype)

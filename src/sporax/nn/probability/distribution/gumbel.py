@@ -14,6 +14,7 @@ import numpy as np
 
 from sporax import ops
 from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
 from sporax.nn.probability.distribution.location_scale import LocationScaleDistribution
 
 EULER_GAMMA = 0.5772156649015329
@@ -74,5 +75,11 @@ class Gumbel(LocationScaleDistribution):
 
     def _sample(self, shape=()):
         loc, scale = self._check_param_type(None, None)
-        uniform = self._uniform(tuple(shape) + tuple(np.broadcast_shapes(loc.shape, scale.shape)))
+        # MindSpore's Gumbel transforms the samples of its inner Uniform(0, 1), built without a seed: the global
+        # seed alone seeds them (op seed 0), not the Gumbel's own seed
+        def unseeded(shape, low, high, seed):
+            return ops.uniform(shape, low, high)
+
+        uniform = ops.cast(self._seeded_draw(unseeded, tuple(shape) + tuple(np.broadcast_shapes(loc.shape, scale.shape)),
+                                             Tensor(0.0), Tensor(1.0)), self.parameter_type)
         return ops.cast(loc - scale * ops.log(-ops.log(uniform)), self.dtype)

@@ -116,3 +116,15 @@ def test_channel_dropout_of_many_channels_matches_the_engine():
     kept = np.array(_kept(ops.dropout2d(Tensor(np.ones((4, 50000, 1, 1), np.float32)), 0.5)))
     assert kept.sum() == 100068
     np.testing.assert_array_equal(kept[-16:], [1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1])
+
+
+@pytest.mark.parametrize("call, shape, text", [
+    (lambda x: nn.Dropout2d(p=0.5).set_train()(x), (2, 3, 4), "rank of input must be equal to 4, but got 3"),
+    (lambda x: nn.Dropout3d(p=0.5).set_train()(x), (2, 3, 4, 5), "rank of input must be equal to 5, but got 4"),
+    (lambda x: nn.Dropout1d(p=0.5).set_train()(x), (2, 3, 4, 5), "should be 2D or 3D, but got 4"),
+    (lambda x: ops.dropout2d(x, 0.5), (2, 3, 4), "rank of input must be equal to 4, but got 3"),
+    (lambda x: ops.dropout3d(x, 0.5), (2, 3, 4, 5), "rank of input must be equal to 5, but got 4")])
+def test_channel_dropouts_check_the_rank_as_mindspore(call, shape, text):
+    # MindSpore 2.10: ValueError from the Dropout2D/Dropout3D Primitives' rank checks (no (C, H, W) form)
+    with pytest.raises(ValueError, match=text):
+        call(Tensor(np.ones(shape, np.float32)))

@@ -301,7 +301,7 @@ class Dropout2d(Cell):
         p (float): the probability of zeroing a channel, in [0, 1). Default: 0.5.
 
     Inputs:
-        - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
+        - **x** (Tensor) -- (N, C, H, W).
 
     Outputs:
         Tensor, same shape and dtype (the input itself outside training).
@@ -317,13 +317,11 @@ class Dropout2d(Cell):
         if not self.training or self.p == 0:
             return x
         array = tensor_array(x, cell_name="Dropout2d")
-        if array.ndim not in (3, 4):
-            raise ValueError(f"For 'Dropout2d', the input must be (N, C, H, W) or (C, H, W), but got shape "
-                             f"{tuple(array.shape)}.")
-        # its Dropout2D Primitive's kernel stream (a (C, H, W) input as (1, C, H, W))
-        as_4d = array.reshape((1,) * (4 - array.ndim) + array.shape)
-        output, _ = dropouts.channel_dropped("Dropout2D", as_4d, 1 - self.p, as_4d.shape[:2] + (1, 1))
-        return Tensor._wrap(output.reshape(array.shape))
+        if array.ndim != 4:  # MindSpore 2.10's Primitive check: no (C, H, W) form
+            raise ValueError(f"For primitive[Dropout2D], the rank of input must be equal to 4, but got "
+                             f"{array.ndim}: nn.Dropout2d takes (N, C, H, W).")
+        output, _ = dropouts.channel_dropped("Dropout2D", array, 1 - self.p, array.shape[:2] + (1, 1))
+        return Tensor._wrap(output)
 
     def extend_repr(self):
         return f"p={self.p}"

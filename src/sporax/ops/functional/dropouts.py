@@ -47,6 +47,7 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
     if key is None:  # no draw (``_dropping``): the input as it is, or every channel dropped at p = 1
         return jnp.zeros_like(input) if training and p == 1.0 else input
     if key is _CHANNEL_KERNEL:  # MindSpore's Dropout2D/3D kernel stream
+        _check_channel_rank(op_name, input)
         return channel_dropped(_CHANNEL_PRIMITIVE[op_name], input, 1.0 - p, mask_shape(input.shape))[0]
     if not isinstance(key, jax.Array):  # seeded: MindSpore's Dropout kernel (element-wise masks only)
         return dropped(_host_draw(key, input.shape, ("units",), np.float32), input, 1.0 - p)[0]
@@ -58,6 +59,19 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
 # The key of ops.dropout1d/2d/3d: MindSpore's Dropout2D/3D kernels own an unseeded stream (set_seed unused)
 _CHANNEL_KERNEL = "MindSpore's channel dropout kernel"
 _CHANNEL_PRIMITIVE = {"dropout1d": "Dropout2D", "dropout2d": "Dropout2D", "dropout3d": "Dropout3D"}
+
+
+def _check_channel_rank(op_name, input):
+    if op_name == "dropout1d":
+        if input.ndim not in (2, 3):
+            raise ValueError(f"For dropout1d, input shape should be 2D or 3D, but got {input.ndim}: pass (N, C, L) "
+                             "or (C, L).")
+        return
+    rank = 4 if op_name == "dropout2d" else 5
+    if input.ndim != rank:
+        raise ValueError(f"For primitive[{_CHANNEL_PRIMITIVE[op_name]}], the rank of input must be equal to {rank}, "
+                         f"but got {input.ndim}: {op_name} takes a batch of channels "
+                         f"({'(N, C, H, W)' if rank == 4 else '(N, C, D, H, W)'}).")
 
 
 def _channel_kernel(seed=None):
@@ -117,7 +131,8 @@ def dropout(input, p=0.5, training=True, seed=None, *, key):
 def dropout1d(input, p=0.5, training=True, *, key):
     """Zero whole channels of an ``(N, C, L)`` or ``(C, L)`` input with probability ``p``: MindSpore's Dropout2D
     kernel on it as ``(N, C, L, 1)`` or ``(1, C, L, 1)`` (``channel_dropped``)."""
-    if key is _CHANNEL_KERNEL and isinstance(input, jax.Array) and input.ndim in (2, 3):
+    if key is _CHANNEL_KERNEL and isinstance(input, jax.Array):
+        _check_channel_rank("dropout1d", input)
         _check_p("dropout1d", p, allow_one=True)
         as_4d = (input.reshape((1,) * (3 - input.ndim) + input.shape + (1,)))
         return channel_dropped("Dropout2D", as_4d, 1.0 - p, as_4d.shape[:2] + (1, 1))[0].reshape(input.shape)

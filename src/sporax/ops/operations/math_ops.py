@@ -128,8 +128,12 @@ IsFinite = primitive_class(TABLE["isfinite"], __name__)
 AddN = primitive_class(TABLE["addn"], __name__)
 
 
-class MatMul(primitive_class(TABLE["mat_mul"], __name__)):
-    __doc__ = primitive_class(TABLE["mat_mul"], __name__).__doc__
+_MatMulFace = primitive_class(TABLE["mat_mul"], __name__)
+
+
+class MatMul(_MatMulFace):
+    # A half-precision product is remembered for a BiasAdd that may follow (sporax.ops.product_fusion).
+    __doc__ = _MatMulFace.__doc__
 
     def __call__(self, *args):
         output = super().__call__(*args)

@@ -23,10 +23,10 @@ class LiftScope:
     ``joined``: whether a compiled join (``note_control_flow_join``) ran in it; ``updated``: ids of the Tensors
     that ``x += y`` updated in place in it; ``branch_inputs``: ids of the Tensors a converted branch's trace got
     as its variables (``x += y`` may update those in place, though they hold the enclosing trace's values).
-    ``calls``: the last call of each Cell run inline in it (``note_cell_call``). ``constants``: what the
-    ``constexpr`` functions returned while it traced (``graph_constant_cache``; used on the outermost scope).
-    ``parameter_results``: the results of ``x op= y`` on a Parameter, by id, with that Parameter
-    (``parameter_behind``)."""
+    ``calls``: the last call of each Cell run inline in it (``note_cell_call``). ``constants``: what
+    ``constexpr`` functions returned while it traced, and other per-graph memos (``graph_constant_cache``; used on
+    the outermost scope). ``parameter_results``: the results of ``x op= y`` on a Parameter, by id, with that
+    Parameter (``parameter_behind``)."""
 
     __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs", "calls", "constants",
                  "parameter_results")
@@ -151,14 +151,15 @@ def forward_already_ran(cell, args):
     return all(given is seen for given, seen in zip(args, record[1]))
 
 
-def graph_constant_cache():
-    """The ``constexpr`` results of the outermost running trace (a dict it keeps until it ends), or None."""
+def graph_constant_cache(kind="constexpr"):
+    """A dict the outermost running trace keeps until it ends (None when nothing traces): ``kind`` names its
+    user (``constexpr`` results; ``fusion``: products a graph compiler would fuse with the op that follows)."""
     scopes = _stack.scopes
     if not scopes:
         return None
     if scopes[0].constants is None:
         scopes[0].constants = {}
-    return scopes[0].constants
+    return scopes[0].constants.setdefault(kind, {})
 
 
 def push_scope(owned_states, name, walked=None):

@@ -12,6 +12,7 @@ Example:
 """
 from sporax.ops.functional import arithmetic, comparison, linalg  # noqa: F401 (declares the AddN, Einsum entries)
 from sporax.ops.faces import primitive_class
+from sporax.ops.product_fusion import HALF_DTYPES, remember_half_product
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -127,7 +128,20 @@ IsFinite = primitive_class(TABLE["isfinite"], __name__)
 AddN = primitive_class(TABLE["addn"], __name__)
 
 
-MatMul = primitive_class(TABLE["mat_mul"], __name__)
+_MatMulFace = primitive_class(TABLE["mat_mul"], __name__)
+
+
+class MatMul(_MatMulFace):
+    # A half-precision product is remembered for a BiasAdd that may follow (sporax.ops.product_fusion).
+    __doc__ = _MatMulFace.__doc__
+
+    def __call__(self, *args):
+        output = super().__call__(*args)
+        if len(args) == 2 and output.dtype in HALF_DTYPES:
+            remember_half_product(output, args[0], args[1], self.transpose_a, self.transpose_b)
+        return output
+
+
 BatchMatMul = primitive_class(TABLE["batch_mat_mul"], __name__)
 
 

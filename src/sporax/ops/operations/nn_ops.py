@@ -19,12 +19,8 @@ from sporax.core.seeded_streams import NumberedDraws, SeedPair
 from sporax.core.tensor import Tensor
 from sporax.ops import functional, layer_forms
 from sporax.ops._dispatch import array_of, wrap
-<<<<<<< HEAD
 from sporax.ops.functional import dropouts, padded_pools, random as random_ops, transformer_blocks
-=======
-from sporax.ops.functional import padded_pools, random as random_ops, transformer_blocks
 from sporax.ops.product_fusion import bias_added_to_half_product
->>>>>>> zoo21
 from sporax.ops.functional.sampling import _apply_matrix
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE

@@ -193,7 +193,8 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
 # gradient is zero as MindSpore defines it, not the derivative: no finite-difference check (the x gradient is
 # pinned to MindSpore's recorded values in tests/ops/test_diagonal_band_gradients.py)
 @op(inputs=("x", "padding_value"), scalars="padding_value", dtypes=ANY, primitive="MatrixDiagPartV3",
-    grad_check=False, primitive_attrs=("align",), samples=_band_samples(_diag_part_samples), reference=_numpy_diag_part_of_inputs)
+    grad_check=False, primitive_attrs=("align",), samples=_band_samples(_diag_part_samples),
+    reference=_numpy_diag_part_of_inputs)
 def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
     """The band ``k`` of (..., M, N) matrices, packed (slots past a diagonal's end hold ``padding_value``).
 

@@ -18,6 +18,7 @@ Example:
 """
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -129,8 +130,13 @@ def _diag_samples(dtype):
 
 def _diag_part_samples(dtype):
     (matrices,) = operands(((2, 3, 4),))(dtype)
-    return [(matrices.arrays, {"k": 0, "padding_value": 0}), (matrices.arrays, {"k": (-1, 2), "padding_value": 9}),
-            (matrices.arrays, {"k": (0, 1), "padding_value": 0, "align": "LEFT_LEFT"})]
+    pad = [matrices.arrays + (np.asarray(value, dtype),) for value in (0, 9, 0)]  # padding_value: a Tensor input
+    return [(pad[0], {"k": 0}), (pad[1], {"k": (-1, 2)}), (pad[2], {"k": (0, 1), "align": "LEFT_LEFT"})]
+
+
+def _numpy_diag_part_of_inputs(x, padding_value, k, align="RIGHT_LEFT"):
+    """``_numpy_diag_part`` with the Tensor inputs first (the op table passes them in ``inputs`` order)."""
+    return _numpy_diag_part(x, k, padding_value, align)
 
 
 def _set_diag_samples(dtype):
@@ -183,8 +189,12 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
     return jnp.where(inside, gathered, _scalar_of(padding_value, array.dtype))
 
 
-@op(inputs="x", dtypes=ANY, primitive="MatrixDiagPartV3", primitive_attrs=("align",),
-    samples=_band_samples(_diag_part_samples), reference=_numpy_diag_part)
+# padding_value is a Tensor input (MindSpore's too): a network's input, it is traced under GradOperation. Its
+# gradient is zero as MindSpore defines it, not the derivative: no finite-difference check (the x gradient is
+# pinned to MindSpore's recorded values in tests/ops/test_diagonal_band_gradients.py)
+@op(inputs=("x", "padding_value"), scalars="padding_value", dtypes=ANY, primitive="MatrixDiagPartV3",
+    grad_check=False, primitive_attrs=("align",), samples=_band_samples(_diag_part_samples),
+    reference=_numpy_diag_part_of_inputs)
 def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
     """The band ``k`` of (..., M, N) matrices, packed (slots past a diagonal's end hold ``padding_value``).
 
@@ -204,8 +214,9 @@ def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
         raise ValueError(f"For 'matrix_diag_part', 'k' must lie in ({-rows}, {columns}), but got {(low, high)}.")
     i_of, j_of, _ = _positions(rows, columns, low, high, align)
     valid = i_of >= 0
-    result = jnp.where(valid, array[..., np.maximum(i_of, 0), np.maximum(j_of, 0)],
-                       _scalar_of(padding_value, array.dtype))
+    # MindSpore's gradient gives padding_value none (zeros), whatever the padded slots received
+    padding = jax.lax.stop_gradient(_scalar_of(padding_value, array.dtype))
+    result = jnp.where(valid, array[..., np.maximum(i_of, 0), np.maximum(j_of, 0)], padding)
     return result[..., 0, :] if low == high else result
 
 

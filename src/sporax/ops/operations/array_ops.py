@@ -11,6 +11,7 @@ Example:
 """
 import functools
 
+import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
@@ -51,8 +52,9 @@ MaskedFill = primitive_class(TABLE["masked_fill"], __name__)
 MaskedSelect = primitive_class(TABLE["masked_select"], __name__)
 Select = primitive_class(TABLE["where"], __name__)
 Unique = primitive_class(TABLE["unique"], __name__)
-Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
-                   "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
+# A copy: MindSpore's Identity gives a new Tensor, in a compiled Cell too (``return x`` hands back ``x`` itself)
+Identity = _simple("Identity", lambda x: wrap(jnp.copy(array_of("Identity", "x", x))),
+                   "Return the input's values as a new Tensor.\n\nInputs:\n    - **x** (Tensor).")
 
 
 # Written here (calling the ops) because MindIR loading reads their call's input names: the ``type`` input

@@ -9,6 +9,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 import types
 
 from sporax.autodiff.bprop import call_with_bprop
+from sporax.autodiff.grad import GradFunction
 from sporax.core import context, seeded_streams
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.control_flow import conversion_problem, converted
@@ -136,7 +137,7 @@ def _call(cell, args, kwargs, defer):
 def _compiled_each_call(args, kwargs):
     """Whether MindSpore 2.10 recompiles a GRAPH_MODE Cell at every call with these arguments: a list, or a
     plain function (a ``grad`` function handed to an optimizer), among them."""
-    return any(type(value) is list or isinstance(value, (types.FunctionType, types.MethodType))
+    return any(type(value) is list or isinstance(value, (types.FunctionType, types.MethodType, GradFunction))
                for value in (*args, *kwargs.values()))
 
 

@@ -26,7 +26,8 @@ def _adam_variant(options, use_amsgrad):
     use_lazy, use_offload = options.get("use_lazy", False), options.get("use_offload", False)
     for name, value in (("use_lazy", use_lazy), ("use_offload", use_offload)):
         if not isinstance(value, bool):
-            raise TypeError(f"For 'Adam', the '{name}' must be bool, but got {type(value).__name__}.")
+            raise TypeError(f"For 'Adam', the type of '{name}' should be 'bool', but got type "
+                            f"'{type(value).__name__}'.")
     if use_lazy and use_offload:
         raise ValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be True. But got "
                          f"use_lazy={use_lazy}, use_offload={use_offload}.")

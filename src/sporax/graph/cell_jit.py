@@ -168,7 +168,7 @@ def _call_at_level(cell, args, kwargs, defer):
         defer = result
     program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
-    if program.reseeds and program.has_run and _compiled_each_call(args, kwargs):
+    if program.reseeds and program.has_run and not program.eager and _compiled_each_call(args, kwargs):
         # MindSpore compiles a Cell anew at every call given a list or a function: its seeded random ops
         # take new seed pairs each call (fresh streams, as in PyNative), not a stream running on.
         compiled.forget(program)

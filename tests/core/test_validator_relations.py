@@ -13,6 +13,9 @@ def test_passing_checks_return_the_value():
     assert v.check_number("x", True, 0, v.GE, None) is True
     assert v.check_subclass("dtype", mstype.float32, mstype.float32, "D") is None
     assert v.Validator.check_float is v.check_float
+    # mindearth reads the relations from the class when it imports: MindSpore 2.10's values (EQ is 1, LE 4)
+    assert (v.Validator.EQ, v.Validator.LE, v.Validator.INC_LEFT) == (1, 4, 8)
+    assert v.Validator.check("shape_length", 2, "expected_shape_length", 2, rel=v.Validator.EQ) == 2
 
 
 @pytest.mark.parametrize("call, error, message", [

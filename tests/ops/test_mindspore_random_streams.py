@@ -286,3 +286,40 @@ def test_more_distribution_samples_are_mindspores():
     categorical = msd.Categorical([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]], seed=3)
     np.testing.assert_array_equal(categorical.sample((2, 3)).asnumpy(), [[[2, 0], [2, 0], [1, 1]], [[2, 1], [2, 1], [1, 0]]])
     np.testing.assert_array_equal(categorical.sample().asnumpy(), [1, 0])
+
+
+class _DrawsPerShape(nn.Cell):
+    def construct(self, shapes):
+        return [ops.randint(0, 9, shape.shape) for shape in shapes]
+
+
+class _DrawsAfter(nn.Cell):
+    def construct(self, function, x):
+        return function(x) + ops.randint(0, 9, (3,))
+
+
+def _plus_one(x):
+    return x + 1
+
+
+# MindSpore 2.10, GRAPH_MODE, set_seed(0), three calls: with a list (or a function) argument MindSpore compiles
+# the Cell anew at every call, so each call's ops take new seed pairs (PyNative's numbers); with a tuple the
+# compiled ops run their streams on.
+LIST_CALLS = [[[8, 2, 0], [5, 0]], [[2, 3, 2], [1, 5]], [[1, 0, 2], [4, 4]]]
+TUPLE_CALLS = [[[8, 2, 0], [5, 0]], [[1, 0, 2], [8, 7]], [[5, 2, 1], [6, 4]]]
+FUNCTION_CALLS = [[9, 3, 1], [6, 1, 9], [3, 4, 3]]
+
+
+def test_graph_mode_list_or_function_argument_takes_new_seeds_each_call():
+    shapes = (Tensor(np.zeros((3,), np.int64)), Tensor(np.zeros((2,), np.int64)))
+    sporax.set_context(mode=sporax.GRAPH_MODE)
+    try:
+        for arguments, expected in ((list(shapes), LIST_CALLS), (shapes, TUPLE_CALLS)):
+            sporax.set_seed(0)
+            net = _DrawsPerShape()
+            assert [[draw.asnumpy().tolist() for draw in net(arguments)] for _ in range(3)] == expected
+        sporax.set_seed(0)
+        net = _DrawsAfter()
+        assert [net(_plus_one, shapes[0]).asnumpy().tolist() for _ in range(3)] == FUNCTION_CALLS
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)

@@ -65,6 +65,14 @@ def _reset_counters(_seed):
 random_state.on_set_seed(_reset_counters)
 
 
+_pairs_taken = [0]  # seed pairs op_seeds handed out so far (a trace that took some is told by the count)
+
+
+def pairs_taken():
+    """How many seed pairs ``op_seeds`` has handed out in this process."""
+    return _pairs_taken[0]
+
+
 def op_seeds(op_seed, kernel_name):
     """The ``(seed, seed2)`` pair a functional random op named ``kernel_name`` builds its kernel with; (0, 0)
     when neither a global nor an op seed is set. Advances that op's counter."""
@@ -75,6 +83,7 @@ def op_seeds(op_seed, kernel_name):
         return 0, 0
     counter = _op_seed_counters.setdefault((kernel_name, op_seed), op_seed)
     _op_seed_counters[(kernel_name, op_seed)] = counter + _KEY_STEP
+    _pairs_taken[0] += 1
     return global_seed % _MAX_INT32, counter % _MAX_INT32
 
 

@@ -294,3 +294,8 @@ for _check in (check, check_int, check_float, check_number, check_subclass, chec
                check_string, check_tensor_dtype_valid, check_type_name):
     setattr(Validator, _check.__name__, staticmethod(_check))
 del _check
+# Its relation names too: libraries written for both spellings (mindearth's `validator.check(..., rel=validator.EQ)`)
+# import the class when it is there and read the relations from it.
+for _relation in ("EQ", "NE", "LT", "LE", "GT", "GE", "IN", "NOT_IN", "INC_NEITHER", "INC_LEFT", "INC_RIGHT", "INC_BOTH"):
+    setattr(Validator, _relation, globals()[_relation])
+del _relation

@@ -6,8 +6,11 @@ signature, the tree's ``training`` flags included, so ``set_train()`` recompiles
 ``construct`` assigns holds the new value afterwards. A call inside a running trace (a child
 Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
+import types
+
 from sporax.autodiff.bprop import call_with_bprop
-from sporax.core import context
+from sporax.autodiff.grad import GradFunction
+from sporax.core import context, seeded_streams
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
@@ -67,8 +70,10 @@ def _build(cell):
         def body(traced_arrays):
             return call_rebuilt(returning, args, kwargs, traced_arrays, owned, record)
 
+        pairs_before = seeded_streams.pairs_taken()
         program = build_program(body, discovered, arrays, f"{type(cell).__name__}.construct",
                                 hint=lambda: conversion_problem(getattr(cell, "construct", None)))
+        program.reseeds = seeded_streams.pairs_taken() != pairs_before
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
@@ -129,6 +134,13 @@ def _call(cell, args, kwargs, defer):
         return _strict_outputs(_call_at_level(cell, args, kwargs, defer))
 
 
+def _compiled_each_call(args, kwargs):
+    """Whether MindSpore 2.10 recompiles a GRAPH_MODE Cell at every call with these arguments: a list, or a
+    plain function (a ``grad`` function handed to an optimizer), among them."""
+    return any(type(value) is list or isinstance(value, (types.FunctionType, types.MethodType, GradFunction))
+               for value in (*args, *kwargs.values()))
+
+
 def _strict_outputs(outputs):
     """STRICT syntax has no dict outputs: MindSpore returns the tuple of the values."""
     if isinstance(outputs, dict) and context.jit_syntax_strict():
@@ -156,6 +168,12 @@ def _call_at_level(cell, args, kwargs, defer):
         defer = result
     program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
+    if program.reseeds and program.has_run and not program.eager and _compiled_each_call(args, kwargs):
+        # MindSpore compiles a Cell anew at every call given a list or a function: its seeded random ops
+        # take new seed pairs each call (fresh streams, as in PyNative), not a stream running on.
+        compiled.forget(program)
+        program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch)
+    program.has_run = True
     if program.eager:
         # the module-level containers as MindSpore's graph keeps seeing them (graph.attribute_views.global_views)
         with global_views(program.frozen_globals) as views, \

@@ -137,7 +137,7 @@ class Program:
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
                  "frozen_globals", "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last",
-                 "lazy_resumes", "returned_input", "helper_replays")
+                 "lazy_resumes", "returned_input", "helper_replays", "reseeds", "has_run")
 
     def __init__(self, name):
         self.name = name
@@ -163,6 +163,10 @@ class Program:
         self.helper_replays = ()
         # ("state", i) or ("argument", i) when the program returns that input untouched (see returned_input)
         self.returned_input = None
+        # its trace took seeded random ops' seed pairs (sporax.core.seeded_streams): a call that MindSpore
+        # compiles anew each time takes new ones (sporax.graph.cell_jit); has_run: it ran once already
+        self.reseeds = False
+        self.has_run = False
         # Pending results (sporax.state.lazy): whether calls qualify (None: not decided yet), the output
         # leaves' shapes, and the fused (gradient, update) steps with their argument placeholders.
         self.lazy = None

@@ -126,6 +126,13 @@ class ProgramCache:
         self._groups = {}
         self._last = None
 
+    def forget(self, program):
+        """Drop ``program`` from the cache: the next call with its signature builds it anew."""
+        for group in self._groups.values():
+            for key in [key for key, value in group.programs.items() if value is program]:
+                del group.programs[key]
+        self._last = None
+
     @property
     def programs(self):
         """Every program compiled so far (for inspection and tests)."""

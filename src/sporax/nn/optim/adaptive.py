@@ -17,6 +17,26 @@ def _check_betas(beta1, beta2, eps, cell):
         raise ValueError(f"For '{cell}', eps must be > 0, got {eps}.")
 
 
+def _adam_variant(options, use_amsgrad):
+    """``use_lazy``/``use_offload`` from Adam's keyword options, refused as MindSpore refuses them."""
+    unknown = set(options) - {"use_lazy", "use_offload"}
+    if unknown:
+        raise KeyError(f"For 'Adam', invalid keys are passed as kwargs, supported keys are 'use_lazy' and "
+                       f"'use_offload', but got {sorted(unknown)}.")
+    use_lazy, use_offload = options.get("use_lazy", False), options.get("use_offload", False)
+    for name, value in (("use_lazy", use_lazy), ("use_offload", use_offload)):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'Adam', the type of '{name}' should be 'bool', but got type "
+                            f"'{type(value).__name__}'.")
+    if use_lazy and use_offload:
+        raise ValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be True. But got "
+                         f"use_lazy={use_lazy}, use_offload={use_offload}.")
+    if use_amsgrad and (use_lazy or use_offload):
+        raise ValueError("For lazy Adam and Adam with offload, there is no parameter named 'use_amsgrad'. but "
+                         f"got 'use_amsgrad'={use_amsgrad}.")
+    return use_lazy, use_offload
+
+
 @documented
 class Adam(Optimizer):
     """Adam with bias correction (``beta1_power``/``beta2_power`` state, as MindSpore saves it).
@@ -40,8 +60,13 @@ class Adam(Optimizer):
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_betas(beta1, beta2, eps, "Adam")
+        use_lazy, use_offload = _adam_variant(kwargs, use_amsgrad)
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
         self.use_nesterov = use_nesterov
+        self.use_locking = use_locking
+        # Read by Adam subclasses' own construct (mindflow's AdaHessian): with use_offload MindSpore skips
+        # gradients_centralization; the update itself is the same dense one here either way.
+        self.use_lazy, self.use_offload = use_lazy, use_offload
         self.beta1_power = Parameter(Tensor(np.float32(1.0)), name="beta1_power")
         self.beta2_power = Parameter(Tensor(np.float32(1.0)), name="beta2_power")
         self.moment1 = self.parameters.clone(prefix="moment1", init="zeros")
@@ -56,9 +81,21 @@ class Adam(Optimizer):
         beta2_power = self.beta2_power._value * self.beta2
         write(self.beta1_power, beta1_power, "Adam")
         write(self.beta2_power, beta2_power, "Adam")
+        return self._apply_adam(self.parameters, beta1_power, beta2_power, self.moment1, self.moment2, rates,
+                                gradients)
+
+    def _apply_adam(self, params, beta1_power, beta2_power, moment1, moment2, lr, gradients):
+        """The Adam update of ``params`` and their moments with this step's bias-correction powers.
+
+        MindSpore's hook for Adam subclasses that prepare the gradients and moments themselves (mindflow's
+        AdaHessian): ``lr`` is this step's rate, one per parameter with group rates; the powers are the
+        already advanced ``beta1_power``/``beta2_power`` (Tensors or arrays).
+        """
+        beta1_power, beta2_power = (power._value if isinstance(power, Tensor) else power
+                                    for power in (beta1_power, beta2_power))
+        rates = tuple(lr) if isinstance(lr, (tuple, list)) else (lr,) * len(params)
         if self.use_amsgrad:
-            for parameter, m, v, vhat, gradient, rate in zip(self.parameters, self.moment1, self.moment2, self.vhat,
-                                                             gradients, rates):
+            for parameter, m, v, vhat, gradient, rate in zip(params, moment1, moment2, self.vhat, gradients, rates):
                 weight, new_m, new_v, new_vhat = adam_amsgrad_rule(
                     parameter._value, m._value, v._value, vhat._value, beta1_power, beta2_power, rate._value,
                     self.beta1, self.beta2, self.eps, gradient._value)
@@ -67,7 +104,7 @@ class Adam(Optimizer):
                 write(vhat, new_vhat, "Adam")
                 write(parameter, weight, "Adam")
             return True
-        for parameter, m, v, gradient, rate in zip(self.parameters, self.moment1, self.moment2, gradients, rates):
+        for parameter, m, v, gradient, rate in zip(params, moment1, moment2, gradients, rates):
             weight, new_m, new_v = adam_step(parameter._value, m._value, v._value, beta1_power, beta2_power,
                                              rate._value, self.beta1, self.beta2, self.eps, gradient._value,
                                              self.use_nesterov)

@@ -4,7 +4,7 @@
 Contract: each class names its inputs as MindSpore does; the state inputs (``var``, ``accum``, ``m`` ...)
 must be Parameters (or Tensors) and are updated in place through ``sporax.state.assign.write``, so
 inside a compiled step they are lifted like any Parameter; scalars (``lr``, ``beta1`` ...) may be
-Tensors or numbers. The call returns what MindSpore's returns (the updated Parameters).
+Tensors or numbers. The call returns what MindSpore's returns: the updated values, as new Tensors.
 
 Algorithm: one ``_rule`` per class, on arrays, with the update formulas of MindSpore's documentation
 (the TensorFlow ``ApplyXxx`` kernels); where the ``nn`` optimizer of the same name does the same math,
@@ -57,8 +57,10 @@ class _Update(Primitive):
         values = {name: unwrap(value) for name, value in named.items()}
         updated = self._rule(values)
         for name in self._states:
-            write(named[name], updated[name].astype(values[name].dtype), self.name)
-        outputs = tuple(named[name] if name in named else updated[name] for name in self._returns)
+            updated[name] = updated[name].astype(values[name].dtype)
+            write(named[name], updated[name], self.name)
+        # MindSpore returns the updated values as new Tensors, not the Parameters (its docstrings print them)
+        outputs = tuple(Tensor._wrap(updated[name]) if name in updated else named[name] for name in self._returns)
         return outputs[0] if len(outputs) == 1 else outputs
 
     def _rule(self, v):

@@ -6,8 +6,17 @@ Example:
     >>> ms.ops.AssignAdd()(w, ms.Tensor([2.0])).asnumpy().tolist()
     [3.0]
 """
+from sporax.core.tensor import Tensor, unwrap
 from sporax.ops.functional import update
 from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _new_tensors(result):
+    """The updated values as new Tensors: MindSpore's Apply*/Adam Primitives return values, not the
+    Parameters they update (their docstrings print them)."""
+    if isinstance(result, tuple):
+        return tuple(_new_tensors(item) for item in result)
+    return Tensor._wrap(unwrap(result)) if isinstance(result, Tensor) else result
 
 
 class Assign(Primitive):
@@ -56,8 +65,8 @@ class ApplyMomentum(Primitive):
         self.use_nesterov = use_nesterov
 
     def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
-        return update.apply_momentum(variable, accumulation, learning_rate, gradient, momentum,
-                                     self.use_nesterov)
+        return _new_tensors(update.apply_momentum(variable, accumulation, learning_rate, gradient, momentum,
+                                                  self.use_nesterov))
 
 
 class FusedWeightScaleApplyMomentum(Primitive):
@@ -90,8 +99,8 @@ class FusedWeightScaleApplyMomentum(Primitive):
                                         "gradient", "momentum"], outputs=["output"])
 
     def __call__(self, weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum):
-        return update.apply_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate,
-                                                  gradient, momentum)
+        return _new_tensors(update.apply_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation,
+                                                               learning_rate, gradient, momentum))
 
 
 class ApplyGradientDescent(Primitive):
@@ -105,7 +114,7 @@ class ApplyGradientDescent(Primitive):
     """
 
     def __call__(self, variable, alpha, delta):
-        return update.apply_gradient_descent(variable, alpha, delta)
+        return _new_tensors(update.apply_gradient_descent(variable, alpha, delta))
 
 
 class Adam(Primitive):
@@ -127,8 +136,8 @@ class Adam(Primitive):
         self.use_nesterov = use_nesterov
 
     def __call__(self, variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
-        return update.apply_adam(variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
-                                 gradient, self.use_nesterov)
+        return _new_tensors(update.apply_adam(variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                                              gradient, self.use_nesterov))
 
 
 class CopyWithSlice(Primitive):
@@ -165,4 +174,4 @@ class ApplyAdadelta(Primitive):
         self.use_locking = use_locking
 
     def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
-        return update.apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)
+        return _new_tensors(update.apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad))

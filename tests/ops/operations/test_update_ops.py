@@ -101,3 +101,15 @@ def test_update_primitives_return_new_tensors_of_the_updated_values():
     assert type(out) is Tensor and out is not var
     np.testing.assert_allclose(out.asnumpy(), np.full((2, 2), 0.9999, np.float32))
     np.testing.assert_array_equal(var.asnumpy(), out.asnumpy())
+
+
+def test_sparse_apply_primitives_return_new_tensors():
+    # MindSpore 2.10's SparseApplyAdagradV2 docstring prints Tensors ([[0.19999999]], [[0.59]]), not Parameters.
+    var = Parameter(Tensor(np.array([[0.2]], np.float32)), name="var")
+    accum = Parameter(Tensor(np.array([[0.1]], np.float32)), name="accum")
+    out = ops.SparseApplyAdagradV2(lr=1e-8, epsilon=1e-6)(var, accum, Tensor(np.array([[0.7]], np.float32)),
+                                                          Tensor(np.array([0]), ms.int32))
+    assert [type(item) for item in out] == [Tensor, Tensor]
+    np.testing.assert_allclose(out[0].asnumpy(), [[1.99999988e-01]], rtol=1e-7)
+    np.testing.assert_allclose(out[1].asnumpy(), [[5.89999974e-01]], rtol=1e-7)
+    np.testing.assert_array_equal(var.asnumpy(), out[0].asnumpy())

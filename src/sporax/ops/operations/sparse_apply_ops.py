@@ -50,9 +50,13 @@ def _rows(op_name, states, grad, indices):
 
 
 def _store(op_name, states, rows, where):
+    updated = []
     for state, row in zip(states, rows):
-        write(state, state._value.at[where].set(row.astype(state._value.dtype)), op_name)
-    return tuple(states)
+        value = state._value.at[where].set(row.astype(state._value.dtype))
+        write(state, value, op_name)
+        updated.append(Tensor._wrap(value))
+    # MindSpore returns the updated values as new Tensors, not the Parameters (its docstrings print them)
+    return tuple(updated)
 
 
 class SparseApplyAdagrad(Primitive):

@@ -357,3 +357,14 @@ def test_generator_state_carries_its_seed():
     generator.seed()
     assert generator.set_state(state) is None
     assert generator.initial_seed() == 5
+
+
+def test_nondeterministic_seeds_are_32_bit():
+    # Recorded on MindSpore 2.10: Generator.seed() (and mindspore.seed(), which seeds the default generator
+    # with it) returns seeds below 2**32 (the seed docstring prints e.g. 4103387432); initial_seed() gives
+    # the last one back. A private Generator keeps the process's global seed untouched.
+    from sporax import Generator
+    generator = Generator()
+    seeds = [generator.seed() for _ in range(100)]
+    assert all(0 <= value < 2**32 for value in seeds) and len(set(seeds)) > 90
+    assert generator.initial_seed() == seeds[-1]

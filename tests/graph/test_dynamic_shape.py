@@ -23,13 +23,13 @@ def test_calls_that_fit_run_for_any_size():
         np.testing.assert_array_equal(counts.asnumpy(), np.arange(rows) + 1)
 
 
-@pytest.mark.parametrize("x, pair", [
-    (np.ones((3, 3), np.float32), [np.arange(3, dtype=np.int32)]),   # fixed dimension differs
-    (np.ones((3,), np.float32), [np.arange(3, dtype=np.int32)]),     # rank differs
-    (np.ones((3, 2), np.float16), [np.arange(3, dtype=np.int32)]),   # dtype differs
+@pytest.mark.parametrize("x, pair, error", [
+    (np.ones((3, 3), np.float32), [np.arange(3, dtype=np.int32)], ValueError),   # fixed dimension differs
+    (np.ones((3,), np.float32), [np.arange(3, dtype=np.int32)], ValueError),     # rank differs
+    (np.ones((3, 2), np.float16), [np.arange(3, dtype=np.int32)], TypeError),    # dtype differs (as MindSpore)
 ])
-def test_calls_that_do_not_fit_are_refused(x, pair):
-    with pytest.raises(ValueError, match="declared by enable_dynamic"):
+def test_calls_that_do_not_fit_are_refused(x, pair, error):
+    with pytest.raises(error, match="declared by enable_dynamic"):
         _dynamic()(Tensor(x), [Tensor(p) for p in pair])
 
 
@@ -41,6 +41,24 @@ def test_calls_that_do_not_fit_are_refused(x, pair):
 def test_bad_declarations(kwargs, error, message):
     with pytest.raises(error, match=message):
         ms.enable_dynamic(**kwargs)
+
+
+def test_enable_dynamic_over_jit_with_a_dynamic_rank():
+    # MindSpore's enable_dynamic docstring: @enable_dynamic(y=Tensor(shape=None, ...)) over @jit. Recorded on
+    # MindSpore 2.10: Tensor(shape=None) has shape (-2,), any rank fits, another dtype is a TypeError.
+    assert Tensor(shape=None, dtype=ms.float32).shape == (-2,)
+
+    @ms.enable_dynamic(y=Tensor(shape=None, dtype=ms.float32))
+    @ms.jit
+    def func(x, y):
+        return x + 1, y + 1
+
+    x = Tensor(np.ones((2, 3), np.float32))
+    for shape in ((2, 3), (4,)):
+        out = func(x, Tensor(np.full(shape, 2.0, np.float32)))
+        assert out[1].shape == shape and np.array_equal(out[1].asnumpy(), np.full(shape, 3.0, np.float32))
+    with pytest.raises(TypeError, match="declared by enable_dynamic"):
+        func(x, Tensor(np.ones((4,), np.int32)))
 
 
 def test_bad_targets():

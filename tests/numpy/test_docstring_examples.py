@@ -55,3 +55,22 @@ def test_integer_copysign_and_polyder_stay_integer():
     assert _values(mnp.polyder([1, 1, 1, 1]), "Int32") == [3, 2, 1]
     assert _values(mnp.polyder([1, 1, 1, 1], 2), "Int32") == [6, 2]
     np.testing.assert_allclose(mnp.polyder(mnp.array([1., 2., 3.])).asnumpy(), [2, 2])
+
+
+def test_geomspace_values_as_recorded():
+    # Recorded on MindSpore 2.10 (float32, bit for bit): start * ratio ** k, so geomspace(1, 256, num=9)
+    # (its docstring) gives exact powers of two.
+    recorded = [((1, 256, 9, True), [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]),
+                ((1, 100, 5, True), [1.0, 3.1622776985168457, 10.0, 31.622777938842773, 100.00000762939453]),
+                ((2, 3, 7, False), [2.0, 2.1192679405212402, 2.2456483840942383, 2.3795652389526367,
+                                    2.521468162536621, 2.6718332767486572, 2.831165313720703]),
+                ((-1, -1000, 4, True), [-1.0, -10.000000953674316, -100.0000228881836, -1000.0003051757812])]
+    for (start, stop, num, endpoint), expected in recorded:
+        assert _values(mnp.geomspace(start, stop, num=num, endpoint=endpoint), "Float32") == expected
+
+
+def test_polymul_keeps_integer_dtype():
+    # Recorded on MindSpore 2.10: integer polynomials multiply to Int32, floats stay Float32.
+    assert _values(mnp.polymul([3, 1, 2], [2, 5]), "Int32") == [6, 17, 9, 10]
+    assert _values(mnp.polymul([1.5, 2], [2, 1]), "Float32") == [3.0, 5.5, 2.0]
+    assert _values(mnp.polymul(mnp.array([1, 2], mnp.int32), [3, 4]), "Int32") == [3, 10, 8]

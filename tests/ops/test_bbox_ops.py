@@ -47,3 +47,15 @@ def test_adaptive_roi_align_under_jit_runs_eagerly_with_the_same_values():
     np.testing.assert_allclose(got.asnumpy(), ORACLE["roi_align_adaptive_end0"], rtol=1e-5)
     with pytest.raises(ValueError, match="ROIAlign.*positive sample_num"):
         jax.jit(lambda f, r: align(ms.Tensor(f), ms.Tensor(r))._value)(features._value, rois._value)
+
+
+def test_edit_distance_of_its_docstring_with_indices_past_a_shape():
+    # MindSpore 2.10's EditDistance docstring: the hypothesis has indices past its shape [1, 1, 2]; MindSpore
+    # accepts them and prints [[1. 1.] [1. 1.]] (the output covers the larger shape, [2, 2, 2]).
+    Tensor = ms.Tensor
+    out = ops.EditDistance(True)(
+        Tensor(np.array([[0, 0, 0], [1, 0, 1], [1, 1, 1]], np.int64)), Tensor(np.array([1, 2, 3], np.float32)),
+        Tensor(np.array([1, 1, 2], np.int64)),
+        Tensor(np.array([[0, 1, 0], [0, 0, 1], [1, 1, 0], [1, 0, 1]], np.int64)),
+        Tensor(np.array([1, 3, 2, 1], np.float32)), Tensor(np.array([2, 2, 2], np.int64)))
+    assert out.asnumpy().tolist() == [[1.0, 1.0], [1.0, 1.0]]

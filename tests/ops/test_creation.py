@@ -89,3 +89,13 @@ def test_zeros_and_ones_primitives_take_their_inputs_by_name():
         ops.Zeros()(shape=(2,), dtype=mstype.float32)
     with pytest.raises(TypeError, match=r"^Ones.__call__\(\) got an unexpected keyword argument 'size'$"):
         ops.Ones()(size=(2,), dtype=mstype.float16)
+
+
+def test_blackman_window_values_as_recorded():
+    # Recorded on MindSpore 2.10 (its blackman_window docstring prints the ends as 0., not -1.4e-17).
+    recorded = {(10, True): [0.0, 0.04021286219358444, 0.20077013969421387, 0.5097871422767639, 0.8492298722267151,
+                             1.0, 0.8492298722267151, 0.5097871422767639, 0.20077013969421387, 0.04021286219358444],
+                (7, False): [0.0, 0.12999999523162842, 0.6299999952316284, 1.0, 0.6299999952316284,
+                             0.12999999523162842, 0.0]}
+    for (length, periodic), expected in recorded.items():
+        assert ops.blackman_window(length, periodic=periodic).asnumpy().tolist() == expected

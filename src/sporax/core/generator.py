@@ -72,8 +72,8 @@ class Generator:
         return self
 
     def seed(self):
-        """Seed from a non-deterministic source; returns the new seed."""
-        seed = int(np.random.SeedSequence().entropy % (2**63))
+        """Seed from a non-deterministic source; returns the new seed (32 bits, as MindSpore's)."""
+        seed = int(np.random.SeedSequence().entropy % (2**32))
         self.manual_seed(seed)
         return seed
 

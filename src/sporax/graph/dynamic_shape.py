@@ -25,12 +25,19 @@ def _check_declaration(name, value):
     if tensors is None or not tensors or not all(isinstance(tensor, Tensor) for tensor in tensors):
         raise TypeError(f"When using decorator enable_dynamic, the type of argument '{name}' must be Tensor, "
                         f"tuple[Tensor] or list[Tensor], but got {type(value).__name__}.")
-    if not any(-1 in tuple(tensor.shape) for tensor in tensors):
+    if not any(-1 in tuple(tensor.shape) or _any_rank(tensor) for tensor in tensors):
         raise TypeError(f"When using decorator enable_dynamic, the shape of argument '{name}' at least have one None.")
+
+
+def _any_rank(declared):
+    # Tensor(shape=None): the rank may vary too (MindSpore's dynamic rank, shape (-2,))
+    return tuple(declared.shape) == (-2,)
 
 
 def _fits(declared, actual):
     shape, expected = tuple(getattr(actual, "shape", ())), tuple(declared.shape)
+    if _any_rank(declared):
+        return True
     return len(shape) == len(expected) and all(e in (-1, s) for e, s in zip(expected, shape))
 
 
@@ -46,13 +53,17 @@ def _check_call(function_name, dynamic, bound):
             raise ValueError(f"For '{function_name}', argument '{name}' must be {len(declared)} Tensor(s) as "
                              f"declared by enable_dynamic, but got {type(actual).__name__}.")
         for declared_tensor, value in zip(declared, actuals):
-            if not _fits(declared_tensor, value) or getattr(value, "dtype", declared_tensor.dtype) != \
-                    declared_tensor.dtype:
-                shape = tuple(None if d == -1 else d for d in declared_tensor.shape)
-                raise ValueError(f"For '{function_name}', argument '{name}' has shape {tuple(value.shape)} and dtype "
-                                 f"{value.dtype}, which do not fit the dynamic shape {shape} and dtype "
-                                 f"{declared_tensor.dtype} declared by enable_dynamic. Pass a tensor of that rank "
-                                 "and fixed dimensions, or widen the declaration.")
+            fits = _fits(declared_tensor, value)
+            same_dtype = getattr(value, "dtype", declared_tensor.dtype) == declared_tensor.dtype
+            if not fits or not same_dtype:
+                shape = None if _any_rank(declared_tensor) else \
+                    tuple(None if d == -1 else d for d in declared_tensor.shape)
+                # MindSpore: another shape is a ValueError, another dtype a TypeError
+                raise (ValueError if not fits else TypeError)(
+                    f"For '{function_name}', argument '{name}' has shape {tuple(value.shape)} and dtype "
+                    f"{value.dtype}, which do not fit the dynamic shape {shape} and dtype {declared_tensor.dtype} "
+                    "declared by enable_dynamic. Pass a tensor of that rank and fixed dimensions, or widen the "
+                    "declaration.")
 
 
 def enable_dynamic(**kwargs):
@@ -86,10 +97,14 @@ def enable_dynamic(**kwargs):
         _check_declaration(name, value)
 
     def decorator(function):
+        target = function
         if not isinstance(function, (types.FunctionType, types.MethodType)):
-            raise ValueError(f"Decorator enable_dynamic can only be used for function or method decorated by ms.jit, "
-                             f"but got {function}.")
-        signature = inspect.signature(function)
+            # enable_dynamic over ms.jit (MindSpore's docstring order): the declaration is of the jitted function
+            target = getattr(function, "function", None)
+            if not callable(function) or not isinstance(target, (types.FunctionType, types.MethodType)):
+                raise ValueError(f"Decorator enable_dynamic can only be used for function or method decorated by "
+                                 f"ms.jit, but got {function}.")
+        signature = inspect.signature(target)
         names = [name for name in signature.parameters if name != "self"]
         if len(kwargs) > len(names):
             raise ValueError(f"When using decorator enable_dynamic, the number of arguments {len(kwargs)} exceeds the "
@@ -97,11 +112,11 @@ def enable_dynamic(**kwargs):
         unknown = [name for name in kwargs if name not in names]
         if unknown:
             raise ValueError(f"When using decorator enable_dynamic, {unknown} are not arguments of "
-                             f"'{function.__qualname__}' (its arguments: {names}).")
+                             f"'{target.__qualname__}' (its arguments: {names}).")
 
-        @functools.wraps(function)
+        @functools.wraps(target)
         def checked(*args, **call_kwargs):
-            _check_call(function.__qualname__, kwargs, signature.bind_partial(*args, **call_kwargs))
+            _check_call(target.__qualname__, kwargs, signature.bind_partial(*args, **call_kwargs))
             return function(*args, **call_kwargs)
 
         setattr(checked, _ATTRIBUTE, dict(kwargs))

@@ -51,6 +51,17 @@ def _randint(minval, maxval, shape, dtype):
     return ops.randint(minval, maxval, () if shape is None else shape, dtype=mstype.from_numpy_dtype(dtype))
 
 
+def _geomspace(start, stop, num, endpoint, dtype, axis):
+    # MindSpore's values: start * ratio ** k with ratio = (stop / start) ** (1 / steps), in float32, so a
+    # power-of-two ratio gives exact powers (its docstring prints geomspace(1, 256, num=9) as 1., 2., 4. ...);
+    # jnp.geomspace interpolates logarithms and is a few ulps off there.
+    start, stop = jnp.asarray(start, np.float32), jnp.asarray(stop, np.float32)
+    ratio = jnp.power(stop / start, np.float32(1.0 / ((num - 1 if endpoint else num) or 1)))
+    steps = jnp.arange(num, dtype=np.float32).reshape((num,) + (1,) * start.ndim)
+    out = jnp.moveaxis(start * jnp.power(ratio, steps), 0, axis)
+    return out.astype(dtype or np.float32)
+
+
 _ROWS = [
     ("array", "(obj, dtype=None, copy=True, ndmin=0)", _array, "obj"),
     ("asarray", "(a, dtype=None)", lambda a, dtype: a if dtype is None else a.astype(dtype), "a"),
@@ -76,9 +87,7 @@ _ROWS = [
     ("logspace", "(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0)",
      lambda start, stop, num, endpoint, base, dtype, axis: jnp.logspace(start, stop, num, endpoint, base,
                                                                        dtype or np.float32, axis)),
-    ("geomspace", "(start, stop, num=50, endpoint=True, dtype=None, axis=0)",
-     lambda start, stop, num, endpoint, dtype, axis: jnp.geomspace(start, stop, num, endpoint, dtype or np.float32,
-                                                                   axis)),
+    ("geomspace", "(start, stop, num=50, endpoint=True, dtype=None, axis=0)", _geomspace),
     ("tril", "(m, k=0)", lambda m, k: jnp.tril(m, k), "m"),
     ("triu", "(m, k=0)", lambda m, k: jnp.triu(m, k), "m"),
     ("diag", "(v, k=0)", lambda v, k: jnp.diag(v, k), "v"),

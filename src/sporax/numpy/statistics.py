@@ -58,6 +58,14 @@ def _gradient(f, varargs, axis, edge_order):
     return jnp.gradient(_float(f), *varargs, axis=axis)  # several axes: a list, as MindSpore 2.10
 
 
+def _polymul(a1, a2):
+    # jnp.polymul convolves in floating point; MindSpore keeps the inputs' common dtype (int stays int):
+    # an integer product is the exact sum of integer products, so round the float result back.
+    out = jnp.polymul(a1, a2)
+    dtype = jnp.result_type(a1, a2)
+    return jnp.round(out).astype(dtype) if jnp.issubdtype(dtype, jnp.integer) else out
+
+
 _ROWS = [
     ("cov", "(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None)", _cov,
      "m y fweights aweights"),
@@ -81,7 +89,7 @@ _ROWS = [
      lambda p, discont, axis: jnp.unwrap(p, discont, axis), "p"),
     ("polyadd", "(a1, a2)", lambda a1, a2: jnp.polyadd(a1, a2), "a1 a2"),
     ("polysub", "(a1, a2)", lambda a1, a2: jnp.polysub(a1, a2), "a1 a2"),
-    ("polymul", "(a1, a2)", lambda a1, a2: jnp.polymul(a1, a2), "a1 a2"),
+    ("polymul", "(a1, a2)", lambda a1, a2: _polymul(a1, a2), "a1 a2"),
     ("polyval", "(p, x)", lambda p, x: jnp.polyval(p, x), "p x"),
     ("polyder", "(p, m=1)", lambda p, m: jnp.polyder(p, m).astype(p.dtype), "p"),
     ("polyint", "(p, m=1, k=None)", lambda p, m, k: jnp.polyint(_float(p), m, k), "p"),

@@ -89,3 +89,46 @@ def test_update_primitives_return_new_tensors_of_the_stored_values():
     out = ops.ApplyGradientDescent()(v, Tensor(0.1, ms.float32), ones)
     assert type(out) is Tensor and out is not v
     np.testing.assert_allclose(out.asnumpy(), v.asnumpy())
+
+
+def test_update_primitives_return_new_tensors_of_the_updated_values():
+    # MindSpore 2.10's ApplyAdaMax and ApplyGradientDescent docstrings (a Cell calling the Primitive in
+    # PyNative) print Tensors of the updated values, not the Parameters; values recorded there.
+    class AdaMax(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.apply_ada_max = ops.ApplyAdaMax()
+            self.var = Parameter(Tensor(np.array([[0.6, 0.4], [0.1, 0.5]], np.float32)), name="var")
+            self.m = Parameter(Tensor(np.array([[0.6, 0.5], [0.2, 0.6]], np.float32)), name="m")
+            self.v = Parameter(Tensor(np.array([[0.9, 0.1], [0.7, 0.8]], np.float32)), name="v")
+
+        def construct(self, *args):
+            return self.apply_ada_max(self.var, self.m, self.v, *args)
+
+    scalars = [Tensor(x, ms.float32) for x in (0.9, 0.001, 0.9, 0.99, 1e-10)]
+    net = AdaMax()
+    out = net(*scalars, Tensor(np.array([[0.3, 0.7], [0.1, 0.8]], np.float32)))
+    assert [type(item) for item in out] == [Tensor] * 3
+    np.testing.assert_allclose(out[0].asnumpy(), [[5.93602717e-01, 3.92571449e-01], [9.72582996e-02, 4.92249995e-01]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(out[1].asnumpy(), [[0.57, 0.52], [0.19, 0.62]], rtol=1e-6)
+    np.testing.assert_allclose(out[2].asnumpy(), [[0.891, 0.7], [0.693, 0.8]], rtol=1e-6)
+    np.testing.assert_array_equal(net.var.asnumpy(), out[0].asnumpy())  # the Parameter is updated too
+
+    var = Parameter(Tensor(np.ones((2, 2), np.float32)), name="var")
+    out = ops.ApplyGradientDescent()(var, Tensor(0.001, ms.float32), Tensor(np.full((2, 2), 0.1, np.float32)))
+    assert type(out) is Tensor and out is not var
+    np.testing.assert_allclose(out.asnumpy(), np.full((2, 2), 0.9999, np.float32))
+    np.testing.assert_array_equal(var.asnumpy(), out.asnumpy())
+
+
+def test_sparse_apply_primitives_return_new_tensors():
+    # MindSpore 2.10's SparseApplyAdagradV2 docstring prints Tensors ([[0.19999999]], [[0.59]]), not Parameters.
+    var = Parameter(Tensor(np.array([[0.2]], np.float32)), name="var")
+    accum = Parameter(Tensor(np.array([[0.1]], np.float32)), name="accum")
+    out = ops.SparseApplyAdagradV2(lr=1e-8, epsilon=1e-6)(var, accum, Tensor(np.array([[0.7]], np.float32)),
+                                                          Tensor(np.array([0]), ms.int32))
+    assert [type(item) for item in out] == [Tensor, Tensor]
+    np.testing.assert_allclose(out[0].asnumpy(), [[1.99999988e-01]], rtol=1e-7)
+    np.testing.assert_allclose(out[1].asnumpy(), [[5.89999974e-01]], rtol=1e-7)
+    np.testing.assert_array_equal(var.asnumpy(), out[0].asnumpy())

@@ -28,10 +28,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_ECOSYS = next((path for path in (os.path.normpath(os.path.join(HERE, *[".."] * up, "shared", "external",
-                                                                        "ecosys")) for up in (2, 3))
-                       if os.path.isdir(path)), os.path.join(HERE, "..", "..", "shared", "external", "ecosys"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compile_time import parse_mindcv_options  # noqa: E402
 CONTENDERS = ("sporax_pynative", "sporax_graph", "mindspore_pynative")
 
 
@@ -136,15 +134,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="rounds per contender")
     parser.add_argument("--contender", action="append", choices=CONTENDERS)
     parser.add_argument("--ms-python", help="MindSpore 2.10's interpreter (its contender is skipped without it)")
-    parser.add_argument("--ecosys", default=DEFAULT_ECOSYS, help="the folder holding mindcv/")
-    parser.add_argument("--deps", default="/tmp/ecosys-deps", help="mindcv's third-party imports")
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
-    options = parser.parse_args()
-    if options.child:
-        child(*options.child)
+    options = parse_mindcv_options(parser, child)
+    if options is None:
         return
-    if not os.path.isdir(os.path.join(options.ecosys, "mindcv")):
-        parser.error(f"no mindcv under {options.ecosys} (give --ecosys)")
     print(f"load average {os.getloadavg()[0]:.1f} at start; CPU ms per step (median round), wall ms; rounds")
     for spec in options.specs:
         figures = measure(spec, options)

@@ -7,6 +7,8 @@ from sporax import Tensor
 
 DATA = np.arange(60, dtype=np.float32).reshape(3, 4, 5) * 0.5 - 7.25
 INDICES = {
+    "leading int": lambda t: (1,),
+    "leading negative int": lambda t: (-3,),
     "int tensor": lambda t: (t(np.array([2, 0, 2], np.int32)),),
     "negative int tensor": lambda t: (t(np.array([-1, -3], np.int64)),),
     "2-d int tensor": lambda t: (t(np.array([[0, 1], [2, 2]], np.int32)),),
@@ -45,5 +47,9 @@ def test_int_read_in_a_loop_and_views_of_compiled_reads():
         column = x[:, 1]
         column[0, 2] = 100.0 + count  # a basic read is a view of x's storage, compiled or not
         assert x[0, 1, 2].asnumpy() == 100.0 + count
-    with pytest.raises(IndexError, match="out of bounds"):
-        x[0, 4]
+        row = x[2]
+        row[3, 4] = -count
+        assert x[2, 3, 4].asnumpy() == -count
+    for index in ((0, 4), 3, -4):
+        with pytest.raises(IndexError, match="out of bounds"):
+            x[index]

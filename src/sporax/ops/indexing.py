@@ -147,7 +147,11 @@ def getitem(self, index):
     kind = type(index)
     if (kind is int or kind is slice and (index.step is None or type(index.step) is int and index.step > 0)
             and type(index.start) in (int, type(None)) and type(index.stop) in (int, type(None))) and array.ndim:
-        result = wrap(_leading_axis(array, index))
+        if kind is int and not isinstance(array, _TRACER):  # x[i]: one compiled read for every i (lax's two ops ~37 us)
+            _check_bounds((index,), array.shape)
+            result = wrap(_take(array, (index,), index))
+        else:  # a leading slice stays two lax ops: a loop over batches x[i:i + b] would compile one read per slice
+            result = wrap(_leading_axis(array, index))
         views.record(self, result, lambda root: _leading_axis(root, index))
         return result
     components = _components(index)

@@ -3,7 +3,7 @@
 The PyNative step is the loop mindcv's PyNative users write: ``grad_fn = ms.value_and_grad(forward, None,
 optimizer.parameters)``, then ``loss, grads = grad_fn(x, y); optimizer(grads)``; GRAPH is
 ``nn.TrainOneStepCell(nn.WithLossCell(model, loss), optimizer)``. The model is ``create_model(name,
-num_classes=10)`` (ViT with ``image_size`` set to the input size), cross-entropy loss, mindcv's Momentum
+num_classes=10)`` (a ViT's ``--size`` must be the one its name gives: 224), cross-entropy loss, mindcv's Momentum
 (lr 1e-3, 0.9), random inputs of ``--size`` pixels.
 
 Each contender is one warm process (``--child``); after its first two steps (compile) the parent asks the
@@ -43,8 +43,7 @@ def build_step(mindspore, name, batch, size, mode):
     mindspore.set_context(mode=mindspore.PYNATIVE_MODE if mode == "pynative" else mindspore.GRAPH_MODE)
     mindspore.set_seed(0)
     np.random.seed(0)
-    extra = {"image_size": size} if name.startswith("vit") else {}
-    model = create_model(model_name=name, pretrained=False, num_classes=10, **extra)
+    model = create_model(model_name=name, pretrained=False, num_classes=10)
     model.set_train(True)
     optimizer = create_optimizer(model.trainable_params(), opt="momentum", lr=1e-3, momentum=0.9)
     loss_fn = create_loss(name="CE")

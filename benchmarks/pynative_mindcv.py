@@ -30,6 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compile_time import parse_mindcv_options  # noqa: E402
+from suite_worker import training_step  # noqa: E402
 CONTENDERS = ("sporax_pynative", "sporax_graph", "mindspore_pynative")
 
 
@@ -49,20 +50,7 @@ def build_step(mindspore, name, batch, size, mode):
     loss_fn = create_loss(name="CE")
     x = mindspore.Tensor(np.random.rand(batch, 3, size, size), mindspore.float32)
     y = mindspore.Tensor(np.random.randint(0, 10, (batch,)), mindspore.int32)
-    if mode == "graph":
-        train = mindspore.nn.TrainOneStepCell(mindspore.nn.WithLossCell(model, loss_fn), optimizer)
-        return lambda: train(x, y)
-
-    def forward(data, label):
-        return loss_fn(model(data), label)
-
-    grad_fn = mindspore.value_and_grad(forward, None, optimizer.parameters)
-
-    def step():
-        loss, grads = grad_fn(x, y)
-        optimizer(grads)
-        return loss
-    return step
+    return training_step(mindspore, model, loss_fn, optimizer, x, y, mode == "pynative")
 
 
 def child(spec, contender):

@@ -119,15 +119,11 @@ def measure(spec, contender, python, options):
     return json.loads(lines[-1])
 
 
-def add_mindcv_arguments(parser):
-    """``--ecosys`` (the folder holding mindcv/) and ``--deps`` (its third-party imports); also pynative_mindcv.py's."""
+def parse_mindcv_options(parser, child):
+    """The options with ``--ecosys`` (the folder holding mindcv/) and ``--deps`` (its third-party imports); a
+    ``--child`` call runs ``child`` and gives None. Also pynative_mindcv.py's."""
     parser.add_argument("--ecosys", default=DEFAULT_ECOSYS, help="the folder holding mindcv/")
     parser.add_argument("--deps", default="/tmp/ecosys-deps", help="mindcv's third-party imports")
-
-
-def parse_mindcv_options(parser, child):
-    """The options with ``--ecosys``/``--deps``; a ``--child`` call runs ``child`` and gives None."""
-    add_mindcv_arguments(parser)
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.child:

@@ -119,22 +119,31 @@ def measure(spec, contender, python, options):
     return json.loads(lines[-1])
 
 
+def parse_mindcv_options(parser, child):
+    """The options with ``--ecosys`` (the folder holding mindcv/) and ``--deps`` (its third-party imports); a
+    ``--child`` call runs ``child`` and gives None. Also pynative_mindcv.py's."""
+    parser.add_argument("--ecosys", default=DEFAULT_ECOSYS, help="the folder holding mindcv/")
+    parser.add_argument("--deps", default="/tmp/ecosys-deps", help="mindcv's third-party imports")
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.child:
+        child(*options.child)
+        return None
+    if not os.path.isdir(os.path.join(options.ecosys, "mindcv")):
+        parser.error(f"no mindcv under {options.ecosys} (give --ecosys)")
+    return options
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("specs", nargs="*", metavar="NAME:SIZE:PHASE", help="phase: eval or train")
     parser.add_argument("--ms-python", help="also MindSpore 2.10's step, run by this interpreter")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an environment variable for sporax's children (repeatable)")
-    parser.add_argument("--ecosys", default=DEFAULT_ECOSYS, help="the folder holding mindcv/")
-    parser.add_argument("--deps", default="/tmp/ecosys-deps", help="mindcv's third-party imports")
     parser.add_argument("--timeout", type=float, default=1800)
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
-    options = parser.parse_args()
-    if options.child:
-        child(*options.child)
+    options = parse_mindcv_options(parser, child)
+    if options is None:
         return
-    if not os.path.isdir(os.path.join(options.ecosys, "mindcv")):
-        parser.error(f"no mindcv under {options.ecosys} (give --ecosys)")
     for spec in options.specs:
         r = measure(spec, "sporax", sys.executable, options)
         print(f"{spec:34s} sporax    first {r['first']:6.1f} CPU s = trace {r['trace']:5.1f} + lower {r['lower']:5.1f}"

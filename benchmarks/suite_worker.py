@@ -17,6 +17,25 @@ CONTENDERS = ("sporax-graph", "sporax-pynative", "sporax-sink", "jax", "torch", 
               "sporax-graph-plain")
 
 
+def training_step(ms, network, loss_fn, optimizer, x, y, pynative):
+    """A ``step()`` returning the loss of one training step on ``(x, y)``: PyNative's tutorial loop
+    (``value_and_grad`` then ``optimizer(grads)``) or ``TrainOneStepCell``; also pynative_mindcv.py's."""
+    if not pynative:
+        train_step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(network, loss_fn), optimizer)
+        return lambda: train_step(x, y)
+
+    def forward(data, label):
+        return loss_fn(network(data), label)
+
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+
+    def step():
+        loss, grads = grad_fn(x, y)
+        optimizer(grads)
+        return loss
+    return step
+
+
 def _ms_module(contender):
     if contender.startswith("mindspore"):
         import mindspore as ms
@@ -52,20 +71,7 @@ def setup_ms(contender, model, batch, steps):
     # Batch norm on batch statistics, as Model.train (the sink contender) and PyTorch's and the hand-written
     # JAX steps compute it: a bare Cell is in inference mode until set_train().
     network.set_train()
-    if contender.endswith("pynative"):
-        def forward(x, y):
-            return loss_fn(network(x), y)
-        grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
-
-        def step():
-            loss, grads = grad_fn(x, y)
-            optimizer(grads)
-            return loss
-    else:
-        train_step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(network, loss_fn), optimizer)
-
-        def step():
-            return train_step(x, y)
+    step = training_step(ms, network, loss_fn, optimizer, x, y, contender.endswith("pynative"))
 
     def run(count):
         loss = None

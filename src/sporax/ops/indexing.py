@@ -147,7 +147,11 @@ def getitem(self, index):
     kind = type(index)
     if (kind is int or kind is slice and (index.step is None or type(index.step) is int and index.step > 0)
             and type(index.start) in (int, type(None)) and type(index.stop) in (int, type(None))) and array.ndim:
-        result = wrap(_leading_axis(array, index))
+        if kind is int and not isinstance(array, _TRACER):  # x[i]: one compiled read for every i (lax's two ops ~37 us)
+            _check_bounds((index,), array.shape)
+            result = wrap(_take(array, (index,), index))
+        else:  # a leading slice stays two lax ops: a loop over batches x[i:i + b] would compile one read per slice
+            result = wrap(_leading_axis(array, index))
         views.record(self, result, lambda root: _leading_axis(root, index))
         return result
     components = _components(index)
@@ -155,7 +159,7 @@ def getitem(self, index):
         raise _mask_error("indexing x[mask]")
     _check_bounds(components, array.shape)
     selected = components if len(components) != 1 else components[0]
-    result = wrap(array[selected])
+    result = wrap(_take(array, components, selected))
     if all(type(item) in _BASIC for item in components):
         # ints, slices, None and ... pick a view of the storage, as in MindSpore (integer or mask indices copy)
         views.record(self, result, lambda root: root[selected])
@@ -163,6 +167,68 @@ def getitem(self, index):
 
 
 _BASIC = (int, slice, type(None), type(Ellipsis))
+
+# Eager reads by index structure (``_structure``): a count until the structure is met ``_COMPILE_AFTER`` times,
+# then its compiled read. jnp's indexing run op by op costs 40-450 us a read (x[:, 1:3] ~85, x[i_tensor] ~450),
+# its compiled form ~10; a structure read once (a one-off slice) is not worth a compile.
+_READS = {}
+_COMPILE_AFTER = 2
+_MAX_READS = 512
+_DYNAMIC_INT, _DYNAMIC_ARRAY = object(), object()
+
+
+def _structure(components):
+    """``(key, dynamic)``: the index's static parts as a hashable key and its run-time values (integer Tensors'
+    arrays; ints too when no array index is present, so that ``x[i, 0]`` in a loop over ``i`` is one program);
+    ``(None, None)`` for indices kept eager (boolean masks, NumPy or traced indices)."""
+    has_array = any(isinstance(item, jax.Array) for item in components)
+    parts, dynamic = [], []
+    for item in components:
+        kind = type(item)
+        if kind is int:
+            if has_array:  # beside array indices an int stays static (NumPy's advanced-index placement rules)
+                parts.append(("int", item))
+            else:
+                parts.append(_DYNAMIC_INT)
+                dynamic.append(item)
+        elif kind is slice:
+            parts.append(("slice", item.start, item.stop, item.step))
+        elif item is None or item is Ellipsis:
+            parts.append(item)
+        elif isinstance(item, jax.Array) and not isinstance(item, _TRACER):
+            parts.append(_DYNAMIC_ARRAY)
+            dynamic.append(item)
+        else:
+            return None, None
+    return tuple(parts), dynamic
+
+
+def _compiled_read(parts):
+    def read(array, *dynamic):
+        values = iter(dynamic)
+        index = tuple(next(values) if part is _DYNAMIC_INT or part is _DYNAMIC_ARRAY
+                      else slice(*part[1:]) if type(part) is tuple and part[0] == "slice"
+                      else part[1] if type(part) is tuple else part for part in parts)
+        return array[index if len(index) != 1 else index[0]]
+    return jax.jit(read)
+
+
+def _take(array, components, selected):
+    """``array[selected]``; eagerly, an index structure met before runs as one compiled read (same selection)."""
+    if isinstance(array, _TRACER):
+        return array[selected]
+    key, dynamic = _structure(components)
+    if key is None:
+        return array[selected]
+    known = _READS.get(key, 0)
+    if type(known) is int:
+        if known + 1 < _COMPILE_AFTER:
+            if len(_READS) >= _MAX_READS:
+                _READS.clear()
+            _READS[key] = known + 1
+            return array[selected]
+        known = _READS[key] = _compiled_read(key)
+    return known(array, *dynamic)
 
 
 def _value_array(value, dtype):

@@ -385,7 +385,7 @@ _ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "
                 "gather_elements", "index_select", "split", "chunk", "scatter", "tile", "softmax", "where",
                 "round", "norm", "topk", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
                 "floor_divide", "remainder", "pow", "matmul", "neg", "abs", "equal", "not_equal", "gt", "ge",
-                "lt", "le", "unique", "median", "subtract", "trace", "logical_and", "logical_xor")
+                "lt", "le", "unique", "median", "subtract", "trace", "logical_and", "logical_xor", "cast")
 
 
 def _resolved(op_name):

@@ -198,3 +198,9 @@ from sporax.ops.operations.scalar_ops import *  # noqa: F401,F403,E402
 from sporax.ops.operations.generator_state_ops import Generator  # noqa: F401,E402
 # MindSpore's dynamic-shape hint, only in its private ``_inner_ops`` as well.
 from sporax.ops.operations.compile_hint_ops import ConvertToDynamic  # noqa: F401,E402
+# MindSpore's other spellings of ops above (``AddV2``, ``ReLUV3``, ``DivMod``, ``SparseSegmentSum`` ...), in its
+# math_ops, nn_ops, array_ops, sparse_ops and ``_inner_ops`` only: out of ``__all__``.
+from sporax.ops.operations.variant_ops import *  # noqa: F401,F403,E402 (the names are variant_ops.__all__)
+# math_ops imports the tanh backward kernel, and other_ops keeps one StopGradient instance.
+from sporax.ops.operations.grad_ops import TanhGrad  # noqa: F401,E402
+stop_gradient_op = StopGradient()

@@ -8,7 +8,8 @@ import sporax.compat
 from sporax import Parameter, Tensor, float16, float32, int32, int64
 
 sporax.compat.install()
-from mindspore.ops.operations import _inner_ops, array_ops, math_ops, nn_ops, other_ops, sparse_ops  # noqa: E402
+from mindspore.ops.operations import (  # noqa: E402
+    _inner_ops, _sequence_ops, array_ops, math_ops, nn_ops, other_ops, sparse_ops)
 
 X = np.array([[-1.5, 2.5, 3.0], [4.0, -5.0, 0.5]], np.float32)
 Y = np.array([[2.0, -2.0, 4.0], [3.0, 2.0, -0.5]], np.float32)
@@ -73,3 +74,14 @@ def test_range_v2_takes_tensors_only():
     assert array_ops.RangeV2()(Tensor(1, int64), Tensor(8, int64), Tensor(2, int64)).asnumpy().tolist() == [1, 3, 5, 7]
     with pytest.raises(TypeError, match="RangeV2.*Tensor"):  # MindSpore: TypeError, the input should be a Tensor
         array_ops.RangeV2()(1, 8, 2)
+
+
+def test_private_python_value_primitives_at_mindspores_paths():
+    # _inner_ops holds string_mul and same_type_shape_ as instances, _sequence_ops the comparisons as classes
+    assert _inner_ops.string_mul("ab", 3) == "ababab" and _inner_ops.string_getitem("abc", -1) == "c"
+    assert _inner_ops.same_type_shape_(Tensor(X), Tensor(Y)).shape == (2, 3)
+    assert _sequence_ops.list_lt()((1,), (2,)) is True  # list_lt takes tuples too; tuple_lt takes tuples only
+    with pytest.raises(TypeError, match="tuple_lt"):
+        _sequence_ops.tuple_lt()((1,), [2])
+    assert _inner_ops.TileSize()((1, 3), (4, 3), 2) == (4, 1)
+    assert _inner_ops.IsParameter()(Parameter(Tensor(X), name="p")) is True

@@ -204,3 +204,5 @@ from sporax.ops.operations.variant_ops import *  # noqa: F401,F403,E402 (the nam
 # math_ops imports the tanh backward kernel, and other_ops keeps one StopGradient instance.
 from sporax.ops.operations.grad_ops import TanhGrad  # noqa: F401,E402
 stop_gradient_op = StopGradient()
+# MindSpore's ``_inner_ops`` holds these as Primitive instances, not classes: ``string_mul('ab', 3)``.
+string_mul, string_getitem, same_type_shape_ = string_mul(), string_getitem(), SameTypeShape()  # noqa: F405

@@ -9,7 +9,7 @@ from sporax import Parameter, Tensor, float16, float32, int32, int64
 
 sporax.compat.install()
 from mindspore.ops.operations import (  # noqa: E402
-    _inner_ops, _sequence_ops, array_ops, math_ops, nn_ops, other_ops, sparse_ops)
+    _inner_ops, _sequence_ops, array_ops, linalg_ops, math_ops, nn_ops, other_ops, sparse_ops)
 
 X = np.array([[-1.5, 2.5, 3.0], [4.0, -5.0, 0.5]], np.float32)
 Y = np.array([[2.0, -2.0, 4.0], [3.0, 2.0, -0.5]], np.float32)
@@ -85,3 +85,38 @@ def test_private_python_value_primitives_at_mindspores_paths():
         _sequence_ops.tuple_lt()((1,), [2])
     assert _inner_ops.TileSize()((1, 3), (4, 3), 2) == (4, 1)
     assert _inner_ops.IsParameter()(Parameter(Tensor(X), name="p")) is True
+
+
+SYMMETRIC = np.array([[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]], np.float32)
+UPPER = np.array([[4.0, 9.0, 9.0], [0.0, 3.0, 9.0], [0.0, 0.0, 5.0]], np.float32)
+
+
+def same_up_to_column_signs(vectors, expected):
+    expected = np.asarray(expected, np.float32)
+    signs = np.sign(np.sum(vectors.asnumpy() * expected, axis=0))
+    np.testing.assert_allclose(vectors.asnumpy() * signs, expected, atol=1e-5)
+
+
+def test_eigh_and_self_adjoint_eig():
+    values, vectors = linalg_ops.Eigh()(Tensor(SYMMETRIC))
+    close(values, [2.0965228, 3.0722241, 6.8312569])
+    same_up_to_column_signs(vectors, [[0.71674323, -0.32576737, 0.61656713], [-0.57487285, -0.77650183, 0.25800461],
+                                      [-0.39471608, 0.53937065, 0.74382716]])
+    # lower=False reads the upper triangle only (MindSpore 2.10's values; averaging the triangles would differ)
+    np.testing.assert_allclose(linalg_ops.Eigh(lower=False)(Tensor(UPPER))[0].asnumpy(),
+                               [-5.589561, -4.4351215, 22.024677], rtol=1e-5)
+    close(linalg_ops.Eigh(compute_eigenvectors=False)(Tensor(SYMMETRIC)), [2.0965228, 3.0722241, 6.8312569])
+    # MindSpore 2.10's SelfAdjointEig returns the eigenvectors even with compute_v=False
+    values, vectors = math_ops.SelfAdjointEig(compute_v=False)(Tensor(SYMMETRIC))
+    close(values, [2.0965228, 3.0722241, 6.8312569])
+    assert vectors.shape == (3, 3)
+
+
+def test_tridiagonal_solve():
+    diagonals = Tensor(np.array([[2.0, 1.0, 0.0], [4.0, 5.0, 6.0], [0.0, 3.0, 1.0]], np.float32))
+    rhs = Tensor(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32))
+    expected = [[0.0375, 0.275], [0.425, 0.45], [0.7625, 0.925]]
+    close(math_ops.TridiagonalSolve()(diagonals, rhs), expected, float32)
+    close(math_ops.TridiagonalSolve(False)(diagonals, rhs), expected)
+    with pytest.raises(ValueError, match="TridiagonalSolve.*diagonals"):
+        math_ops.TridiagonalSolve()(Tensor(np.ones((2, 3), np.float32)), rhs)

@@ -206,3 +206,10 @@ from sporax.ops.operations.grad_ops import TanhGrad  # noqa: F401,E402
 stop_gradient_op = StopGradient()
 # MindSpore's ``_inner_ops`` holds these as Primitive instances, not classes: ``string_mul('ab', 3)``.
 string_mul, string_getitem, same_type_shape_ = string_mul(), string_getitem(), SameTypeShape()  # noqa: F405
+# Symmetric eigen-decompositions and tridiagonal solves (MindSpore's linalg_ops.Eigh, math_ops.SelfAdjointEig and
+# TridiagonalSolve), generated from their op-table entries; not in ``mindspore.ops`` either.
+from sporax.ops.functional import symmetric_solvers as _symmetric_solvers  # noqa: E402
+from sporax.ops.faces import primitive_class as _primitive_class  # noqa: E402
+Eigh, SelfAdjointEig, TridiagonalSolve = (
+    _primitive_class(_entry.entry, __name__) for _entry in (
+        _symmetric_solvers.eigh, _symmetric_solvers.self_adjoint_eig, _symmetric_solvers.tridiagonal_solve))

@@ -9,7 +9,7 @@ from sporax import Parameter, Tensor, float16, float32, int32, int64
 
 sporax.compat.install()
 from mindspore.ops.operations import (  # noqa: E402
-    _inner_ops, _sequence_ops, array_ops, linalg_ops, math_ops, nn_ops, other_ops, sparse_ops)
+    _inner_ops, _sequence_ops, array_ops, image_ops, linalg_ops, math_ops, nn_ops, other_ops, sparse_ops)
 
 X = np.array([[-1.5, 2.5, 3.0], [4.0, -5.0, 0.5]], np.float32)
 Y = np.array([[2.0, -2.0, 4.0], [3.0, 2.0, -0.5]], np.float32)
@@ -120,3 +120,16 @@ def test_tridiagonal_solve():
     close(math_ops.TridiagonalSolve(False)(diagonals, rhs), expected)
     with pytest.raises(ValueError, match="TridiagonalSolve.*diagonals"):
         math_ops.TridiagonalSolve()(Tensor(np.ones((2, 3), np.float32)), rhs)
+
+
+def test_adjust_contrast_v2():
+    images = Tensor(np.arange(12, dtype=np.float32).reshape(2, 2, 3) / 5)
+    close(image_ops.AdjustContrastv2()(images, Tensor(0.5, float32)),
+          [[[0.45, 0.65, 0.85], [0.75, 0.95, 1.15]], [[1.05, 1.25, 1.45], [1.35, 1.55, 1.75]]], float32)
+
+
+def test_sparse_softmax_cross_entropy_with_logits_v2():
+    logits = Tensor(np.array([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], np.float32))
+    loss, backprop = nn_ops.SparseSoftmaxCrossEntropyWithLogitsV2()(logits, Tensor(np.array([2, 0], np.int32)))
+    close(loss, [1.96436882, 2.97077441])
+    close(backprop, [[0.2312239, 0.62853169, -0.85975564], [-0.94873643, 0.01706417, 0.93167222]])

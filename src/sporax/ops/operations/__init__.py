@@ -213,3 +213,7 @@ from sporax.ops.faces import primitive_class as _primitive_class  # noqa: E402
 Eigh, SelfAdjointEig, TridiagonalSolve = (
     _primitive_class(_entry.entry, __name__) for _entry in (
         _symmetric_solvers.eigh, _symmetric_solvers.self_adjoint_eig, _symmetric_solvers.tridiagonal_solve))
+from sporax.ops.functional import colour_space as _colour_space, loss as _loss  # noqa: E402
+AdjustContrastv2 = _primitive_class(_colour_space.adjust_contrastv2.entry, __name__)  # MindSpore's image_ops only
+SparseSoftmaxCrossEntropyWithLogitsV2 = _primitive_class(  # MindSpore's nn_ops only
+    _loss.sparse_softmax_cross_entropy_with_logits_v2.entry, __name__)

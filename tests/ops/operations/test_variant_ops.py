@@ -133,3 +133,26 @@ def test_sparse_softmax_cross_entropy_with_logits_v2():
     loss, backprop = nn_ops.SparseSoftmaxCrossEntropyWithLogitsV2()(logits, Tensor(np.array([2, 0], np.int32)))
     close(loss, [1.96436882, 2.97077441])
     close(backprop, [[0.2312239, 0.62853169, -0.85975564], [-0.94873643, 0.01706417, 0.93167222]])
+
+
+def _rows(*shape, shift=0.0):
+    return Parameter(Tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape) / 7 - 0.3 + shift),
+                     name=f"p{shift}")
+
+
+def test_sparse_apply_momentum_proximal_and_centered_rmsprop():
+    grad, indices = Tensor(np.ones((2, 2), np.float32)), Tensor(np.array([0, 2], np.int32))
+    lr, momentum = Tensor(0.1, float32), Tensor(0.9, float32)
+    accum = _rows(3, 2)
+    close(nn_ops.SparseApplyMomentum()(_rows(3, 2), accum, lr, grad, indices, momentum),
+          [[-0.373, -0.243], [-0.01428571, 0.12857142], [0.147, 0.277]])
+    close(accum[0], [0.73, 0.85857141])  # accum = accum * momentum + grad on the rows updated
+    close(nn_ops.SparseApplyProximalGradientDescent()(_rows(3, 2), lr, Tensor(0.01, float32), Tensor(0.01, float32),
+                                                       grad, indices),
+          [[-0.39860141, -0.255887], [-0.01428571, 0.12857142], [0.17025833, 0.31297275]])
+    var = _rows(3, 2)
+    out = nn_ops.SparseApplyCenteredRMSProp()(var, _rows(3, 2, shift=1.0), _rows(3, 2, shift=2.0), _rows(3, 2), lr,
+                                              momentum, momentum, Tensor(1e-3, float32), grad, indices)
+    expected = [[-0.12542872, -0.11461148], [-0.01428571, 0.12857142], [-0.10227633, -0.11888045]]
+    close(out, expected)
+    close(var, expected)  # the Parameter is updated in place

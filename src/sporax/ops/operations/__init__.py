@@ -217,3 +217,6 @@ from sporax.ops.functional import colour_space as _colour_space, loss as _loss  
 AdjustContrastv2 = _primitive_class(_colour_space.adjust_contrastv2.entry, __name__)  # MindSpore's image_ops only
 SparseSoftmaxCrossEntropyWithLogitsV2 = _primitive_class(  # MindSpore's nn_ops only
     _loss.sparse_softmax_cross_entropy_with_logits_v2.entry, __name__)
+# MindSpore's nn_ops only (not ``mindspore.ops``): three more row-sparse optimizers.
+from sporax.ops.operations.sparse_apply_ops import (  # noqa: E402
+    SparseApplyCenteredRMSProp, SparseApplyMomentum, SparseApplyProximalGradientDescent)

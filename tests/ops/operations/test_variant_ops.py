@@ -156,3 +156,13 @@ def test_sparse_apply_momentum_proximal_and_centered_rmsprop():
     expected = [[-0.12542872, -0.11461148], [-0.01428571, 0.12857142], [-0.10227633, -0.11888045]]
     close(out, expected)
     close(var, expected)  # the Parameter is updated in place
+
+
+@pytest.mark.parametrize("x_shape, y_shape, expected", [
+    ((2, 1, 3), (4, 3), [[1], [0]]), ((1, 3), (2, 1, 1), [[0, 1], [1, 2]]), ((2, 3), (2, 3), [[], []]),
+    ((1,), (1,), [[], []]), ((3, 1), (1, 1), [[1], [0, 1]])])
+def test_dynamic_broadcast_gradient_args(x_shape, y_shape, expected):
+    reductions = _inner_ops.DynamicBroadcastGradientArgs()(Tensor(np.array(x_shape, np.int64)),
+                                                          Tensor(np.array(y_shape, np.int64)))
+    assert [reduction.asnumpy().tolist() for reduction in reductions] == expected
+    assert all(reduction.dtype == int64 for reduction in reductions)

@@ -85,6 +85,26 @@ def _load(parameter, *monad):
     return parameter * 1 if isinstance(parameter, Tensor) else parameter
 
 
+def _broadcast_gradient_args(x_shape, y_shape):
+    # TensorFlow's BroadcastGradientArgs rule, as MindSpore 2.10's CPU kernel gives it: equal shapes reduce nothing;
+    # otherwise each input reduces the (padded) axes where it has size 1, axes where every input is 1 included.
+    shapes = [tuple(int(size) for size in (shape.asnumpy().reshape(-1) if isinstance(shape, Tensor) else shape))
+              for shape in (x_shape, y_shape)]
+    reductions = [[], []]
+    if shapes[0] != shapes[1]:
+        rank = max(len(shape) for shape in shapes)
+        padded = [(1,) * (rank - len(shape)) + shape for shape in shapes]
+        for axis in range(rank):
+            sizes = [shape[axis] for shape in padded]
+            if len(set(sizes) - {1}) > 1:
+                raise ValueError(f"For 'DynamicBroadcastGradientArgs', the shapes {shapes[0]} and {shapes[1]} do "
+                                 f"not broadcast (axis {axis}: {sizes[0]} and {sizes[1]}).")
+            for reduction, size in zip(reductions, sizes):
+                if size == 1:
+                    reduction.append(axis)
+    return tuple(Tensor(np.array(reduction, np.int64)) for reduction in reductions)
+
+
 _TABLE = {
     "AddV2": ("x y", arithmetic.add, "Element-wise ``x + y`` (MindSpore's math_ops.AddV2)."),
     "DivMod": ("input other rounding_mode=None", _divide,
@@ -102,6 +122,8 @@ _TABLE = {
                    "``clip_norm``."),
     "SparseSegmentSum": ("x indices segment_ids", _sparse_segment_sum,
                          "Row ``s`` sums the rows ``x[indices[k]]`` whose (sorted) ``segment_ids[k]`` is ``s``."),
+    "DynamicBroadcastGradientArgs": ("s0 s1", _broadcast_gradient_args,
+                                     "The axes each of two broadcast inputs' gradients sums over (Int64 Tensors)."),
     "SparseSegmentSqrtN": ("x indices segment_ids", _sparse_segment_sqrt_n,
                            "The sum of a segment's rows ``x[indices[k]]`` divided by the square root of their count."),
 }

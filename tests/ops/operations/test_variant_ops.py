@@ -166,3 +166,14 @@ def test_dynamic_broadcast_gradient_args(x_shape, y_shape, expected):
                                                           Tensor(np.array(y_shape, np.int64)))
     assert [reduction.asnumpy().tolist() for reduction in reductions] == expected
     assert all(reduction.dtype == int64 for reduction in reductions)
+
+
+def test_conv3d_backprop_input():
+    def ramp(*shape, scale):
+        return Tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape) / scale - 0.3)
+
+    primitive = nn_ops.Conv3DBackpropInput(2, (2, 2, 1), pad_mode="pad", pad=(1, 0, 0, 1, 0, 0), stride=(1, 2, 1))
+    dx = primitive(ramp(2, 3, 2, 2, 1, scale=5), ramp(1, 2, 2, 2, 3, scale=11), (1, 3, 2, 3, 3))
+    assert dx.shape == (1, 3, 2, 3, 3)
+    close(dx[0, 1, 0], [[6.33818, 7.02909, 7.72], [6.75273, 7.51636, 8.28], [8.41091, 9.10182, 9.79273]])
+    np.testing.assert_allclose(float(dx.sum().asnumpy()), 361.65272, rtol=1e-5)

@@ -220,3 +220,4 @@ SparseSoftmaxCrossEntropyWithLogitsV2 = _primitive_class(  # MindSpore's nn_ops 
 # MindSpore's nn_ops only (not ``mindspore.ops``): three more row-sparse optimizers.
 from sporax.ops.operations.sparse_apply_ops import (  # noqa: E402
     SparseApplyCenteredRMSProp, SparseApplyMomentum, SparseApplyProximalGradientDescent)
+from sporax.ops.operations.conv_backprop_ops import Conv3DBackpropInput  # noqa: E402 (MindSpore's nn_ops only)

@@ -221,3 +221,5 @@ SparseSoftmaxCrossEntropyWithLogitsV2 = _primitive_class(  # MindSpore's nn_ops 
 from sporax.ops.operations.sparse_apply_ops import (  # noqa: E402
     SparseApplyCenteredRMSProp, SparseApplyMomentum, SparseApplyProximalGradientDescent)
 from sporax.ops.operations.conv_backprop_ops import Conv3DBackpropInput  # noqa: E402 (MindSpore's nn_ops only)
+from sporax.ops.functional import instance_normalization as _instance_normalization  # noqa: E402
+InstanceNormV2 = _primitive_class(_instance_normalization.instance_norm_v2.entry, __name__)  # MindSpore's nn_ops only

@@ -196,3 +196,20 @@ def test_instance_norm_v2_training_and_inference():
     np.testing.assert_allclose(y.asnumpy().ravel()[:4], [-0.3493134, -0.2748462, -0.1659537, -0.0386983], rtol=1e-5)
     np.testing.assert_allclose(float(y.sum().asnumpy()), 35.788795, rtol=1e-5)
     assert not batch_mean.asnumpy().any() and not batch_rstd.asnumpy().any()
+
+
+def test_crop_and_resize_gradients():
+    grads = Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 2, 2) / 7 - 0.5)
+    image = Tensor(np.arange(40, dtype=np.float32).reshape(1, 4, 5, 2) ** 1.2 / 10)
+    boxes = Tensor(np.array([[0.1, 0.2, 0.8, 0.9], [0.3, 0.0, 0.7, 0.6]], np.float32))
+    index, size = Tensor(np.array([0, 0], np.int32)), Tensor(np.array([1, 4, 5, 2], np.int32))
+    d_image = image_ops.CropAndResizeGradImage(float32)(grads, boxes, index, size)
+    assert d_image.shape == (1, 4, 5, 2) and d_image.dtype == float32
+    np.testing.assert_allclose(d_image.asnumpy().ravel()[:12], [0.0514285, 0.0857142, -0.28, -0.2, 0.09, 0.0985714, 0.0,
+                                                                0.0457143, -0.09, -0.03, 1.965, 2.192143], atol=1e-5)
+    nearest = image_ops.CropAndResizeGradImage(float32, method="nearest")(grads, boxes, index, size)
+    np.testing.assert_allclose(nearest.asnumpy().ravel()[8:16], [-0.2142857, -0.0714286, 1.2142857, 1.3571428,
+                                                                 0.0714286, 0.2142857, 1.5, 1.6428571], atol=1e-6)
+    d_boxes = image_ops.CropAndResizeGradBoxes()(grads, image, boxes, index)
+    np.testing.assert_allclose(d_boxes.asnumpy(), [[-2.3748488, 2.0869241, 28.184719, 4.89882],
+                                                   [56.104305, 0.0, 97.617088, 22.641891]], rtol=1e-5, atol=1e-5)

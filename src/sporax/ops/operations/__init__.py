@@ -223,3 +223,6 @@ from sporax.ops.operations.sparse_apply_ops import (  # noqa: E402
 from sporax.ops.operations.conv_backprop_ops import Conv3DBackpropInput  # noqa: E402 (MindSpore's nn_ops only)
 from sporax.ops.functional import instance_normalization as _instance_normalization  # noqa: E402
 InstanceNormV2 = _primitive_class(_instance_normalization.instance_norm_v2.entry, __name__)  # MindSpore's nn_ops only
+from sporax.ops.functional import crop_gradients as _crop_gradients  # noqa: E402 (MindSpore's image_ops only)
+CropAndResizeGradImage, CropAndResizeGradBoxes = (_primitive_class(_function.entry, __name__) for _function in (
+    _crop_gradients.crop_and_resize_grad_image, _crop_gradients.crop_and_resize_grad_boxes))

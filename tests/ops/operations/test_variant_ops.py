@@ -213,3 +213,16 @@ def test_crop_and_resize_gradients():
     d_boxes = image_ops.CropAndResizeGradBoxes()(grads, image, boxes, index)
     np.testing.assert_allclose(d_boxes.asnumpy(), [[-2.3748488, 2.0869241, 28.184719, 4.89882],
                                                    [56.104305, 0.0, 97.617088, 22.641891]], rtol=1e-5, atol=1e-5)
+
+
+def test_sparse_fill_empty_rows():
+    indices, values = Tensor(np.array([[1, 0], [1, 2], [3, 1]], np.int64)), Tensor(np.array([1.5, 2.0, 3.0], np.float32))
+    out = sparse_ops.SparseFillEmptyRows()(indices, values, Tensor(np.array([5, 3], np.int64)), Tensor(np.float32(-1)))
+    assert [item.asnumpy().tolist() for item in out] == [
+        [[0, 0], [1, 0], [1, 2], [2, 0], [3, 1], [4, 0]], [-1.0, 1.5, 2.0, -1.0, 3.0, -1.0],
+        [True, False, True, False, True], [1, 2, 4]]
+    # unsorted rows come out in row order; reverse_index_map says where each input entry went
+    out = sparse_ops.SparseFillEmptyRows()(Tensor(np.array([[2, 0], [0, 2]], np.int64)), Tensor(np.array([1, 2], np.int32)),
+                                           Tensor(np.array([3, 3], np.int64)), Tensor(np.int32(0)))
+    assert [item.asnumpy().tolist() for item in out] == [[[0, 2], [1, 0], [2, 0]], [2, 0, 1], [False, True, False], [2, 0]]
+    assert out[1].dtype == int32 and out[3].dtype == int64

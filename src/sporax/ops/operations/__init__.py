@@ -226,3 +226,5 @@ InstanceNormV2 = _primitive_class(_instance_normalization.instance_norm_v2.entry
 from sporax.ops.functional import crop_gradients as _crop_gradients  # noqa: E402 (MindSpore's image_ops only)
 CropAndResizeGradImage, CropAndResizeGradBoxes = (_primitive_class(_function.entry, __name__) for _function in (
     _crop_gradients.crop_and_resize_grad_image, _crop_gradients.crop_and_resize_grad_boxes))
+from sporax.ops.functional import sparse_empty_rows as _sparse_empty_rows  # noqa: E402 (MindSpore's sparse_ops only)
+SparseFillEmptyRows = _primitive_class(_sparse_empty_rows.sparse_fill_empty_rows.entry, __name__)

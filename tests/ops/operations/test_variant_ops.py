@@ -226,3 +226,23 @@ def test_sparse_fill_empty_rows():
                                            Tensor(np.array([3, 3], np.int64)), Tensor(np.int32(0)))
     assert [item.asnumpy().tolist() for item in out] == [[[0, 2], [1, 0], [2, 0]], [2, 0, 1], [False, True, False], [2, 0]]
     assert out[1].dtype == int32 and out[3].dtype == int64
+
+
+def test_sparse_concat_and_dense_set_operations():
+    def longs(values):
+        return Tensor(np.array(values, np.int64))
+
+    out = sparse_ops.SparseConcat(1)((longs([[0, 0], [1, 0]]), longs([[0, 1], [1, 0]])),
+                                     (Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))),
+                                     (longs([2, 1]), longs([2, 2])))
+    assert [item.asnumpy().tolist() for item in out] == [[[0, 0], [0, 2], [1, 0], [1, 1]], [1.0, 3.0, 2.0, 4.0], [2, 3]]
+    a = Tensor(np.array([[1, 2, 3, 3], [4, 5, 4, 6]], np.int32))
+    b = Tensor(np.array([[3, 1, 7, 7], [6, 6, 9, 4]], np.int32))
+    expected = {"a-b": ([[0, 0], [1, 0]], [2, 5], [2, 1]), "b-a": ([[0, 0], [1, 0]], [7, 9], [2, 1]),
+                "intersection": ([[0, 0], [0, 1], [1, 0], [1, 1]], [1, 3, 4, 6], [2, 2]),
+                "union": ([[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 1], [1, 2], [1, 3]], [1, 2, 3, 7, 4, 5, 6, 9],
+                          [2, 4])}
+    for operation, (indices, values, shape) in expected.items():
+        out = sparse_ops.DenseToDenseSetOperation(operation)(a, b)
+        assert [item.asnumpy().tolist() for item in out] == [indices, values, shape], operation
+        assert out[1].dtype == int32

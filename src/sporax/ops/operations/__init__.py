@@ -228,3 +228,6 @@ CropAndResizeGradImage, CropAndResizeGradBoxes = (_primitive_class(_function.ent
     _crop_gradients.crop_and_resize_grad_image, _crop_gradients.crop_and_resize_grad_boxes))
 from sporax.ops.functional import sparse_empty_rows as _sparse_empty_rows  # noqa: E402 (MindSpore's sparse_ops only)
 SparseFillEmptyRows = _primitive_class(_sparse_empty_rows.sparse_fill_empty_rows.entry, __name__)
+from sporax.ops.functional import sparse_sets as _sparse_sets  # noqa: E402 (MindSpore's sparse_ops only)
+SparseConcat, DenseToDenseSetOperation = (_primitive_class(_function.entry, __name__) for _function in (
+    _sparse_sets.sparse_concat, _sparse_sets.dense_to_dense_set_operation))

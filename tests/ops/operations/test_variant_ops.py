@@ -9,7 +9,7 @@ from sporax import Parameter, Tensor, float16, float32, int32, int64
 
 sporax.compat.install()
 from mindspore.ops.operations import (  # noqa: E402
-    _inner_ops, _sequence_ops, array_ops, image_ops, linalg_ops, math_ops, nn_ops, other_ops, sparse_ops)
+    _inner_ops, _sequence_ops, array_ops, image_ops, linalg_ops, math_ops, nn_ops, other_ops, random_ops, sparse_ops)
 
 X = np.array([[-1.5, 2.5, 3.0], [4.0, -5.0, 0.5]], np.float32)
 Y = np.array([[2.0, -2.0, 4.0], [3.0, 2.0, -0.5]], np.float32)
@@ -246,3 +246,17 @@ def test_sparse_concat_and_dense_set_operations():
         out = sparse_ops.DenseToDenseSetOperation(operation)(a, b)
         assert [item.asnumpy().tolist() for item in out] == [indices, values, shape], operation
         assert out[1].dtype == int32
+
+
+def test_uniform_runs_mindspores_stream_for_its_seed_and_offset():
+    uniform = random_ops.Uniform(0.0, 1.0, seed=3, offset=2)
+    zeros = Tensor(np.zeros(6, np.float32))
+    close(uniform(zeros), [0.85098350, 0.14548838, 0.16237748, 0.87177265, 0.45901167, 0.53342485], float32)
+    # the next call runs on from the words the first left (MindSpore 2.10's values)
+    close(uniform(zeros), [0.96277320, 0.71216857, 0.08489156, 0.33386970, 0.70513856, 0.24928784])
+    half = random_ops.Uniform(0.5, 2.0, seed=7, offset=1)(Tensor(np.zeros((2, 3), np.float16)))
+    assert half.dtype == float16
+    np.testing.assert_array_equal(half.asnumpy(), np.array([[1.1904296875, 1.892578125, 1.0185546875],
+                                                            [1.0263671875, 0.982421875, 0.67626953125]], np.float16))
+    with pytest.raises(ValueError, match="Uniform.*minval"):  # MindSpore: ValueError for minval > maxval
+        random_ops.Uniform(1.0, 0.0)

@@ -231,3 +231,4 @@ SparseFillEmptyRows = _primitive_class(_sparse_empty_rows.sparse_fill_empty_rows
 from sporax.ops.functional import sparse_sets as _sparse_sets  # noqa: E402 (MindSpore's sparse_ops only)
 SparseConcat, DenseToDenseSetOperation = (_primitive_class(_function.entry, __name__) for _function in (
     _sparse_sets.sparse_concat, _sparse_sets.dense_to_dense_set_operation))
+from sporax.ops.operations.random_ops import Uniform  # noqa: E402 (MindSpore's random_ops only)

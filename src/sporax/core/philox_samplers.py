@@ -55,6 +55,37 @@ class PhiloxStream:
         return bits.astype(np.uint32).view(np.float32) - np.float32(1)
 
 
+class OffsetPhiloxStream:
+    """MindSpore 2.10's ``Uniform(minval, maxval, seed, offset)`` CPU stream: ``PhiloxRandom`` keyed by ``seed``'s
+    two 32-bit halves, counter ``(block, offset)``, a float per word from its low 23 bits; the stream runs on across
+    launches (a launch first reads the words the previous one left in its last block).
+
+    Example:
+        >>> stream = OffsetPhiloxStream(3, 2)
+        >>> np.round(stream.units(2).astype(float), 4).tolist(), np.round(stream.units(1).astype(float), 4).tolist()
+        ([0.851, 0.1455], [0.1624])
+    """
+
+    def __init__(self, seed, offset):
+        seed, offset = int(seed) % 2**64, int(offset) % 2**64
+        self._key, self._offset = (seed & _MASK32, seed >> 32), (offset & _MASK32, offset >> 32)
+        self._block, self._left = 0, np.zeros(0, np.uint64)
+
+    def units(self, count):
+        """The next ``count`` float32 uniforms in [0, 1)."""
+        left, self._left = self._left[:count], self._left[count:]
+        needed = count - left.size
+        if needed:
+            numbers = np.arange(self._block, self._block + -(-needed // 4), dtype=np.uint64)
+            self._block += numbers.size
+            high = [np.full_like(numbers, half) for half in self._offset]
+            fresh = np.stack(_philox([numbers & np.uint64(_MASK32), numbers >> np.uint64(32), *high], self._key),
+                             axis=1).reshape(-1)
+            left, self._left = np.concatenate([left, fresh[:needed]]), fresh[needed:]
+        bits = (left & np.uint64(0x7FFFFF)) | np.uint64(127 << 23)
+        return bits.astype(np.uint32).view(np.float32) - np.float32(1)
+
+
 def _doubles(first, second):
     """TensorFlow's ``Uint64ToDouble``: the low 20 bits of ``first`` and all of ``second`` as the mantissa of a
     double in [1, 2), less 1 (uint64 arrays of 32-bit words)."""

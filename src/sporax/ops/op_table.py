@@ -427,11 +427,12 @@ def primitive_named(name):
     # Imported on use: the Primitive faces import this table.
     import sporax.ops as ops_namespace
     from sporax.ops import operations
-    from sporax.ops.operations import grad_ops
+    from sporax.ops.operations import grad_ops, scalar_ops
     from sporax.ops.primitive import Primitive
 
-    # backward kernels (``NLLLossGrad``) appear in the files of exported gradient networks
-    for namespace in (operations, ops_namespace, grad_ops):
+    # backward kernels (``NLLLossGrad``) appear in the files of exported gradient networks; ``scalar_ops`` has the
+    # classes of the Python-value Primitives ``ops.operations`` holds as instances (``string_mul``)
+    for namespace in (operations, ops_namespace, grad_ops, scalar_ops):
         candidate = getattr(namespace, name, None)
         if inspect.isclass(candidate) and issubclass(candidate, Primitive):
             return candidate

@@ -127,3 +127,21 @@ def adjust_saturation(image, scale):
     hsv = rgb_array_to_hsv(_checked("AdjustSaturation", image).astype(jnp.float32))
     hsv = hsv.at[..., 1].set(jnp.clip(hsv[..., 1] * scale.astype(jnp.float32), 0.0, 1.0))
     return hsv_to_rgb(hsv).astype(image.dtype)
+
+
+def _numpy_adjust_contrast(images, contrast_factor):
+    mean = np.mean(np.asarray(images, np.float64), axis=(-3, -2), keepdims=True)
+    return (images - mean) * float(contrast_factor) + mean
+
+
+@op(inputs=("images", "contrast_factor"), dtypes=FLOAT, input_dtypes={"contrast_factor": ANY},
+    scalars="contrast_factor", primitive="AdjustContrastv2", samples=_adjust_samples(0.2, 1.8),
+    reference=_numpy_adjust_contrast)
+def adjust_contrastv2(images, contrast_factor):
+    """``AdjustContrastv2``: each channel of (..., H, W, C) images moved away from (or toward) its mean over the
+    height and width, ``(x - mean) * contrast_factor + mean``."""
+    if images.ndim < 3:
+        raise ValueError(f"For 'AdjustContrastv2', 'images' must have at least 3 dimensions (..., H, W, C), but got "
+                         f"shape {tuple(images.shape)}.")
+    mean = jnp.mean(images.astype(jnp.float32), axis=(-3, -2), keepdims=True)
+    return ((images.astype(jnp.float32) - mean) * contrast_factor.astype(jnp.float32) + mean).astype(images.dtype)

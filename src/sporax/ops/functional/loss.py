@@ -22,7 +22,7 @@ from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
-from sporax.ops.op_table import ANY, INDEX, TO_FLOAT, op, spelling
+from sporax.ops.op_table import ANY, INDEX, TO_FLOAT, Sample, op, spelling
 
 
 def _reduce(loss, reduction, weight_sum=None):
@@ -333,3 +333,21 @@ def sparse_softmax_cross_entropy_with_logits(logits, labels, is_grad=False):
     return wrap(_sparse_kernel(x, y, bool(is_grad)))
 
 
+
+
+def _numpy_sparse_softmax_cross_entropy_v2(features, labels):
+    shifted = features - features.max(-1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+    one_hot = np.eye(features.shape[-1])[labels]
+    return -(log_probs * one_hot).sum(-1), np.exp(log_probs) - one_hot
+
+
+@op(inputs=("features", "labels"), dtypes=TO_FLOAT, indices="labels",
+    primitive="SparseSoftmaxCrossEntropyWithLogitsV2", grad_check=False,
+    samples=lambda dtype: [Sample((np.linspace(-2, 2, 12).reshape(3, 4).astype(dtype), np.array([3, 0, 1], np.int32)))],
+    reference=_numpy_sparse_softmax_cross_entropy_v2)
+def sparse_softmax_cross_entropy_with_logits_v2(features, labels):
+    """Per-row softmax cross entropy of (N, C) ``features`` against class indices ``labels`` and its gradient
+    w.r.t. the features: ``(loss, softmax(features) - one_hot(labels))``."""
+    check_index_range("SparseSoftmaxCrossEntropyWithLogitsV2", "labels", labels, 0, features.shape[-1])
+    return _softmax_cross_entropy_forward(features, jax.nn.one_hot(labels, features.shape[-1], dtype=features.dtype))

@@ -198,3 +198,37 @@ from sporax.ops.operations.scalar_ops import *  # noqa: F401,F403,E402
 from sporax.ops.operations.generator_state_ops import Generator  # noqa: F401,E402
 # MindSpore's dynamic-shape hint, only in its private ``_inner_ops`` as well.
 from sporax.ops.operations.compile_hint_ops import ConvertToDynamic  # noqa: F401,E402
+# MindSpore's other spellings of ops above (``AddV2``, ``ReLUV3``, ``DivMod``, ``SparseSegmentSum`` ...), in its
+# math_ops, nn_ops, array_ops, sparse_ops and ``_inner_ops`` only: out of ``__all__``.
+from sporax.ops.operations.variant_ops import *  # noqa: F401,F403,E402 (the names are variant_ops.__all__)
+# math_ops imports the tanh backward kernel, and other_ops keeps one StopGradient instance.
+from sporax.ops.operations.grad_ops import TanhGrad  # noqa: F401,E402
+stop_gradient_op = StopGradient()
+# MindSpore's ``_inner_ops`` holds these as Primitive instances, not classes: ``string_mul('ab', 3)``.
+string_mul, string_getitem, same_type_shape_ = string_mul(), string_getitem(), SameTypeShape()  # noqa: F405
+# Symmetric eigen-decompositions and tridiagonal solves (MindSpore's linalg_ops.Eigh, math_ops.SelfAdjointEig and
+# TridiagonalSolve), generated from their op-table entries; not in ``mindspore.ops`` either.
+from sporax.ops.functional import symmetric_solvers as _symmetric_solvers  # noqa: E402
+from sporax.ops.faces import primitive_class as _primitive_class  # noqa: E402
+Eigh, SelfAdjointEig, TridiagonalSolve = (
+    _primitive_class(_entry.entry, __name__) for _entry in (
+        _symmetric_solvers.eigh, _symmetric_solvers.self_adjoint_eig, _symmetric_solvers.tridiagonal_solve))
+from sporax.ops.functional import colour_space as _colour_space, loss as _loss  # noqa: E402
+AdjustContrastv2 = _primitive_class(_colour_space.adjust_contrastv2.entry, __name__)  # MindSpore's image_ops only
+SparseSoftmaxCrossEntropyWithLogitsV2 = _primitive_class(  # MindSpore's nn_ops only
+    _loss.sparse_softmax_cross_entropy_with_logits_v2.entry, __name__)
+# MindSpore's nn_ops only (not ``mindspore.ops``): three more row-sparse optimizers.
+from sporax.ops.operations.sparse_apply_ops import (  # noqa: E402
+    SparseApplyCenteredRMSProp, SparseApplyMomentum, SparseApplyProximalGradientDescent)
+from sporax.ops.operations.conv_backprop_ops import Conv3DBackpropInput  # noqa: E402 (MindSpore's nn_ops only)
+from sporax.ops.functional import instance_normalization as _instance_normalization  # noqa: E402
+InstanceNormV2 = _primitive_class(_instance_normalization.instance_norm_v2.entry, __name__)  # MindSpore's nn_ops only
+from sporax.ops.functional import crop_gradients as _crop_gradients  # noqa: E402 (MindSpore's image_ops only)
+CropAndResizeGradImage, CropAndResizeGradBoxes = (_primitive_class(_function.entry, __name__) for _function in (
+    _crop_gradients.crop_and_resize_grad_image, _crop_gradients.crop_and_resize_grad_boxes))
+from sporax.ops.functional import sparse_empty_rows as _sparse_empty_rows  # noqa: E402 (MindSpore's sparse_ops only)
+SparseFillEmptyRows = _primitive_class(_sparse_empty_rows.sparse_fill_empty_rows.entry, __name__)
+from sporax.ops.functional import sparse_sets as _sparse_sets  # noqa: E402 (MindSpore's sparse_ops only)
+SparseConcat, DenseToDenseSetOperation = (_primitive_class(_function.entry, __name__) for _function in (
+    _sparse_sets.sparse_concat, _sparse_sets.dense_to_dense_set_operation))
+from sporax.ops.operations.random_ops import Uniform  # noqa: E402 (MindSpore's random_ops only)

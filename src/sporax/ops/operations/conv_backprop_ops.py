@@ -1,7 +1,8 @@
-"""``Conv2DBackpropInput``: the input gradient of ``Conv2D`` as a Primitive of its own."""
+"""``Conv2DBackpropInput`` and ``Conv3DBackpropInput``: the input gradients of ``Conv2D`` and ``Conv3D`` as
+Primitives of their own."""
 from sporax.ops.functional import convolution, creation
 from sporax.ops.operations.grad_ops_structured import vjp_of_inputs
-from sporax.ops.operations.nn_ops import Conv2D
+from sporax.ops.operations.nn_ops import Conv2D, Conv3D
 from sporax.ops.primitive import prim_attr_register
 
 
@@ -60,4 +61,34 @@ class Conv2DBackpropInput(Conv2D):
 
         # the input gradient of the conv2d entry at any input of that shape (the convolution is linear in it)
         return vjp_of_inputs("Conv2DBackpropInput", forward, creation.zeros(shape, dout.dtype), dout,
+                             ("input_size", "dout"))
+
+
+class Conv3DBackpropInput(Conv3D):
+    """The gradient of a 3-d convolution with respect to its input (MindSpore's nn_ops), the vector-Jacobian
+    product of ``Conv3D`` with the same settings.
+
+    Args:
+        out_channel (int), kernel_size (Union[int, tuple]), mode (int), pad_mode (str): 'valid', 'same' or 'pad';
+        pad (Union[int, tuple of 6]); stride, dilation (Union[int, tuple]); group (int); data_format (str): 'NCDHW'.
+
+    Inputs:
+        - **weight** (Tensor) - (out_channel, C/group, kD, kH, kW), the forward weight.
+        - **dout** (Tensor) - (N, out_channel, D_out, H_out, W_out), the gradient of the convolution's output.
+        - **input_size** (tuple[int]) - the forward input's shape (N, C, D, H, W).
+
+    Outputs:
+        Tensor of shape ``input_size``.
+    """
+
+    def __call__(self, weight, dout, input_size):
+        shape = tuple(int(size) for size in (input_size.asnumpy() if hasattr(input_size, "asnumpy") else input_size))
+        if len(shape) != 5:
+            raise ValueError(f"For 'Conv3DBackpropInput', 'input_size' must hold 5 ints (N, C, D, H, W), "
+                             f"but got {input_size!r}.")
+
+        def forward(input):
+            return Conv3D.__call__(self, input, weight)
+
+        return vjp_of_inputs("Conv3DBackpropInput", forward, creation.zeros(shape, dout.dtype), dout,
                              ("input_size", "dout"))

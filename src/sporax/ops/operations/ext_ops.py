@@ -183,7 +183,9 @@ def spec_parameters(spec):
     return parameters
 
 
-def _make(name, spec, function, summary):
+def row_primitive(name, spec, function, summary, module=__name__):
+    """A Primitive class from one table row: ``"attributes ; inputs"`` (``"axis=None ; x clip_norm"``), the
+    function its call runs, and its docstring summary."""
     attribute_spec, _, input_spec = spec.rpartition(";")
     attributes, parameters = spec_parameters(attribute_spec), spec_parameters(input_spec)
 
@@ -208,11 +210,11 @@ def _make(name, spec, function, summary):
     doc = (f"{summary}\n\n" + (f"    Args:\n{args}\n" if attributes else "")
            + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+                                     "__module__": module})
 
 
 for _name, (_spec, _function, _summary) in _TABLE.items():
-    globals()[_name] = _make(_name, _spec, _function, _summary)
+    globals()[_name] = row_primitive(_name, _spec, _function, _summary)
 # Primitives of op-table entries (their Ascend-only kernels in MindSpore 2.10 are noted at the entries).
 Swiglu = primitive_class(activation.swiglu.entry, __name__)
 Outer = primitive_class(linalg.outer.entry, __name__)

@@ -13,6 +13,7 @@ Example:
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.philox_samplers import OffsetPhiloxStream
 from sporax.core.seeded_streams import NumberedDraws, SeedPair
 from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
@@ -219,3 +220,40 @@ class RandomCategorical(Primitive):
         index, stream = categorical.stream_draw(self._stream._value, row, signature_id, values, seed, num_sample)
         write(self._stream, wrap(stream), "RandomCategorical")
         return wrap(index.astype(self._target))
+
+
+class Uniform(Primitive):
+    """Uniform values in ``[minval, maxval)`` shaped and typed like ``x`` (MindSpore's random_ops.Uniform).
+
+    With ``seed`` set the instance owns MindSpore 2.10's CPU stream for ``(seed, offset)``
+    (``core.philox_samplers.OffsetPhiloxStream``): values equal MindSpore's, each call runs on. ``seed=0`` draws a
+    fresh seed from the operating system, as MindSpore's non-deterministic default does.
+
+    Args:
+        minval (float): the lower bound, at least 0. maxval (float): the upper bound, at least ``minval``.
+        seed (int), offset (int): the stream's key and counter.
+
+    Inputs:
+        - **x** (Tensor) - Float16, Float32 or Float64; only its shape and dtype are read.
+
+    Outputs:
+        Tensor like ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, minval=0.0, maxval=1.0, seed=0, offset=0):
+        if not isinstance(minval, float) or minval < 0:
+            raise ValueError(f"For 'Uniform', the 'minval' must be float and must >= 0, but got {minval!r}.")
+        if not isinstance(maxval, float) or maxval < minval:
+            raise ValueError(f"For 'Uniform', the 'minval' should be <= maxval: {maxval}, but got {minval}.")
+        self.minval, self.maxval = minval, maxval
+        seed = seed or int(np.random.SeedSequence().entropy % 2**63)  # MindSpore's seed 0: a new stream each time
+        self._stream = OffsetPhiloxStream(seed, offset)
+
+    def __call__(self, x):
+        if not isinstance(x, Tensor) or str(x.dtype) not in ("Float16", "Float32", "Float64"):
+            raise TypeError(f"For 'Uniform', the input 'x' must be a Tensor of Float16, Float32 or Float64, but got "
+                            f"{getattr(x, 'dtype', type(x).__name__)}.")
+        units = self._stream.units(int(np.prod(x.shape, dtype=np.int64))).reshape(x.shape)
+        values = units * np.float32(self.maxval - self.minval) + np.float32(self.minval)
+        return Tensor(values.astype(mstype.dtype_to_nptype(x.dtype)))

@@ -13,12 +13,12 @@ Example:
     (5.5, 3)
 """
 from sporax.ops.faces import primitive_classes
-from sporax.ops.functional import graph_builtins, scalar, sequence
+from sporax.ops.functional import compiler_values, graph_builtins, scalar, sequence
 from sporax.ops.op_table import entries
 
 # (``StopGradient`` and ``Depend`` are made beside their ops, in ``functional.dependencies``: ``sporax.autodiff``
 # imports them while ``sporax.ops.operations`` may still be loading.)
-_MODULES = {module.__name__ for module in (graph_builtins, scalar, sequence)}
+_MODULES = {module.__name__ for module in (compiler_values, graph_builtins, scalar, sequence)}
 CLASSES = primitive_classes([entry for entry in entries() if entry.module in _MODULES], __name__)
 globals().update(CLASSES)
 ScalarCast, ScalarToArray, TensorToTuple = CLASSES["ScalarCast"], CLASSES["ScalarToArray"], CLASSES["TensorToTuple"]

@@ -16,8 +16,8 @@ Example:
 """
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe
-from sporax.ops.functional.update import (adadelta_rule, ftrl_rule, lars_rule, rmsprop_rule, sgd_rule,
-                                          sparse_adagrad_rule, sparse_proximal_adagrad_rule)
+from sporax.ops.functional.update import (adadelta_rule, ftrl_rule, lars_rule, momentum_rule, rmsprop_rule, sgd_rule,
+                                          soft_threshold, sparse_adagrad_rule, sparse_proximal_adagrad_rule)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -194,6 +194,78 @@ class SparseApplyRMSProp(Primitive):
         w, mean_square, moment, _ = rmsprop_rule(w, mean_square, moment, rate, g, self.rho, self.momentum,
                                                  self.epsilon)
         return _store(self.name, [var, ms, mom], [w, mean_square, moment], where)
+
+
+class SparseApplyMomentum(Primitive):
+    """Momentum on the rows ``indices``: ``accum = accum * momentum + grad``, ``var -= lr * accum`` (Nesterov's
+    form with ``use_nesterov``).
+
+    Inputs:
+        - **var**, **accum** (Parameter). **lr** (Tensor or number). **grad** (Tensor). **indices** (Tensor[int]).
+          **momentum** (Tensor or number).
+
+    Outputs:
+        ``var`` (MindSpore 2.10 returns the variable only).
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking=False, use_nesterov=False):
+        self.use_nesterov = use_nesterov
+
+    def __call__(self, var, accum, lr, grad, indices, momentum):
+        (w, a), g, where = _rows(self.name, [("var", var), ("accum", accum)], grad, indices)
+        w, a = momentum_rule(w, a, _value(self.name, "lr", lr), g, _value(self.name, "momentum", momentum),
+                             self.use_nesterov)
+        return _store(self.name, [var, accum], [w, a], where)[0]
+
+
+class SparseApplyProximalGradientDescent(Primitive):
+    """Proximal gradient descent on the rows ``indices``: ``var = shrink(var - alpha grad, alpha l1) /
+    (1 + alpha l2)``.
+
+    Inputs:
+        - **var** (Parameter). **alpha**, **l1**, **l2** (Tensor or number). **grad** (Tensor). **indices**
+          (Tensor[int]).
+
+    Outputs:
+        ``var``.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking=False):
+        """Takes ``use_locking`` only (updates are applied in order)."""
+
+    def __call__(self, var, alpha, l1, l2, grad, indices):
+        (w,), g, where = _rows(self.name, [("var", var)], grad, indices)
+        rate, shrink, decay = (_value(self.name, name, value) for name, value in (("alpha", alpha), ("l1", l1),
+                                                                                  ("l2", l2)))
+        return _store(self.name, [var], [soft_threshold(w - rate * g, rate * shrink) / (1 + rate * decay)], where)[0]
+
+
+class SparseApplyCenteredRMSProp(Primitive):
+    """Centered RMSProp on the rows ``indices`` of ``var``, ``mg``, ``ms`` and ``mom``: the mean gradient's square is
+    taken off the mean square before the step.
+
+    Inputs:
+        - **var**, **mg**, **ms**, **mom** (Parameter). **lr**, **rho**, **momentum**, **epsilon** (Tensor or
+          number). **grad** (Tensor). **indices** (Tensor[int]).
+
+    Outputs:
+        ``var``.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking=False):
+        """Takes ``use_locking`` only (updates are applied in order)."""
+
+    def __call__(self, var, mg, ms, mom, lr, rho, momentum, epsilon, grad, indices):
+        (w, mean_gradient, mean_square, moment), g, where = _rows(
+            self.name, [("var", var), ("mg", mg), ("ms", ms), ("mom", mom)], grad, indices)
+        rate, decay, keep, epsilon = (_value(self.name, name, value) for name, value in (
+            ("lr", lr), ("rho", rho), ("momentum", momentum), ("epsilon", epsilon)))
+        w, mean_square, moment, mean_gradient = rmsprop_rule(w, mean_square, moment, rate, g, decay, keep, epsilon,
+                                                             mean_gradient)
+        return _store(self.name, [var, mg, ms, mom], [w, mean_gradient, mean_square, moment], where)[0]
 
 
 class SGD(Primitive):

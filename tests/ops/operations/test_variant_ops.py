@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import sporax.compat
-from sporax import Parameter, Tensor, float16, float32, int32, int64
+from sporax import Parameter, Tensor, float16, float32, int32, int64, jit
 
 sporax.compat.install()
 from mindspore.ops.operations import (  # noqa: E402
@@ -260,3 +260,17 @@ def test_uniform_runs_mindspores_stream_for_its_seed_and_offset():
                                                             [1.0263671875, 0.982421875, 0.67626953125]], np.float16))
     with pytest.raises(ValueError, match="Uniform.*minval"):  # MindSpore: ValueError for minval > maxval
         random_ops.Uniform(1.0, 0.0)
+
+
+def test_uniform_under_jit_starts_its_own_stream_and_runs_on():
+    # MindSpore 2.10 (recorded): Uniform(seed=5) called twice eagerly, then twice in one @jit function: the
+    # compiled op starts the (seed, offset) stream afresh and draws on at each run (not one frozen value)
+    uniform = random_ops.Uniform(0.0, 1.0, seed=5, offset=0)
+    zeros = Tensor(np.zeros(4, np.float32))
+    first = [0.18286479, 0.68998957, 0.6732248, 0.45222378]
+    second = [0.77721405, 0.9560559, 0.11103988, 0.15921366]
+    close(uniform(zeros), first)
+    close(uniform(zeros), second)
+    compiled = jit(lambda x: uniform(x))
+    close(compiled(zeros), first)
+    close(compiled(zeros), second)

@@ -12,7 +12,7 @@ Example:
 """
 import numpy as np
 
-from sporax.core import dtype as mstype
+from sporax.core import dtype as mstype, jax_private
 from sporax.core.philox_samplers import OffsetPhiloxStream
 from sporax.core.seeded_streams import NumberedDraws, SeedPair
 from sporax.ops import functional
@@ -248,12 +248,15 @@ class Uniform(Primitive):
             raise ValueError(f"For 'Uniform', the 'minval' should be <= maxval: {maxval}, but got {minval}.")
         self.minval, self.maxval = minval, maxval
         seed = seed or int(np.random.SeedSequence().entropy % 2**63)  # MindSpore's seed 0: a new stream each time
+        self._stream_key = (seed, offset)
         self._stream = OffsetPhiloxStream(seed, offset)
 
     def __call__(self, x):
         if not isinstance(x, Tensor) or str(x.dtype) not in ("Float16", "Float32", "Float64"):
             raise TypeError(f"For 'Uniform', the input 'x' must be a Tensor of Float16, Float32 or Float64, but got "
                             f"{getattr(x, 'dtype', type(x).__name__)}.")
-        units = self._stream.units(int(np.prod(x.shape, dtype=np.int64))).reshape(x.shape)
+        # a compiled call owns a kernel of its own, started afresh and running on from run to run (MindSpore 2.10)
+        stream = OffsetPhiloxStream(*self._stream_key) if jax_private.is_transforming() else self._stream
+        units = random_ops._host_draw(stream, tuple(x.shape), ("units",), np.float32)
         values = units * np.float32(self.maxval - self.minval) + np.float32(self.minval)
-        return Tensor(values.astype(mstype.dtype_to_nptype(x.dtype)))
+        return wrap(values.astype(mstype.dtype_to_nptype(x.dtype)))

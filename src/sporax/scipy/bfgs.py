@@ -1,4 +1,4 @@
-"""BFGS and its strong-Wolfe line search, step for step as MindSpore 2.10's ``mindspore.scipy.optimize``.
+"""BFGS, its strong-Wolfe line search and the descent loop LBFGS shares, step for step as MindSpore 2.10's ``mindspore.scipy.optimize``.
 
 Nocedal & Wright's algorithms 3.5/3.6 (bracket, then zoom by cubic, quadratic or bisection) and 6.1 (the
 inverse-Hessian update), with MindSpore's choices where they differ from ``jax.scipy``'s: the zoom gives up after
@@ -126,45 +126,61 @@ def wolfe_search(function, x, direction, value=None, gradient=None, old_old_valu
             "status": jnp.where(failed, 1, jnp.where(state["i"] > maxiter, 3, 0))}
 
 
-def _norm(vector, order):
+def gradient_norm(vector, order):
+    """MindSpore's convergence norm: the largest magnitude for ``order`` inf, else the Euclidean norm."""
     return jnp.max(jnp.abs(vector)) if order == jnp.inf else jnp.sqrt(jnp.sum(vector ** 2))
 
 
-def bfgs(function, x0, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
-    """Minimise ``function`` (jax array -> scalar) from the 1-D ``x0``; returns a dict of MindSpore's BFGS state:
-    ``converged``, ``failed``, ``k``, ``nfev``, ``ngev``, ``x_k``, ``f_k``, ``g_k``, ``H_k``, ``status``."""
+def descend(function, x0, memory, direction, update, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
+    """MindSpore's gradient-descent loop (``GradientOptimizationAlgorithm``): line search along
+    ``direction(memory, g_k)``, stop on a failed search or convergence, else ``memory = update(memory, s_k, y_k,
+    g_next)``. Returns a dict of MindSpore's state: ``converged``, ``failed``, ``k``, ``nfev``, ``ngev``, ``x_k``,
+    ``f_k``, ``g_k``, ``memory``, ``status``."""
     if maxiter is None:
         maxiter = x0.size * 200
     value, gradient = jax.value_and_grad(function)(x0)
-    identity = jnp.eye(x0.shape[0], dtype=x0.dtype)
 
     def keep_going(state):
         return ~state["stop"] & (state["k"] < maxiter)
 
     def step(state):
-        direction = -jnp.dot(state["H_k"], state["g_k"])
-        search = wolfe_search(function, state["x_k"], direction, state["f_k"], state["g_k"],
+        search_direction = direction(state["memory"], state["g_k"])
+        search = wolfe_search(function, state["x_k"], search_direction, state["f_k"], state["g_k"],
                               state["old_old_fval"], maxiter=line_search_maxiter)
         failed = search["failed"] | ~search["done"]
         counted = dict(state, nfev=state["nfev"] + search["nfev"], ngev=state["ngev"] + search["ngev"],
                        failed=failed, line_search_status=search["status"])
-        s_k = search["a_star"] * direction
+        s_k = search["a_star"] * search_direction
         y_k = search["g_star"] - state["g_k"]
-        converged = _norm(search["g_star"], norm) < gtol
-        rho = 1.0 / jnp.dot(y_k, s_k)
-        inverse = ((identity - rho * jnp.outer(s_k, y_k)) @ state["H_k"] @ (identity - rho * jnp.outer(y_k, s_k))
-                   + rho * jnp.outer(s_k, s_k))
+        converged = gradient_norm(search["g_star"], norm) < gtol
+        memory = _choose(converged, state["memory"], update(state["memory"], s_k, y_k, search["g_star"]))
         stepped = dict(counted, x_k=state["x_k"] + s_k, f_k=search["phi_star"], g_k=search["g_star"],
-                       old_old_fval=state["f_k"], converged=converged, stop=converged,
-                       H_k=jnp.where(converged, state["H_k"], inverse), k=state["k"] + jnp.where(converged, 0, 1))
+                       old_old_fval=state["f_k"], converged=converged, stop=converged, memory=memory,
+                       k=state["k"] + jnp.where(converged, 0, 1))
         return _choose(failed, dict(counted, stop=jnp.asarray(True)), stepped)
 
     one = jnp.asarray(1)
-    state = {"stop": jnp.asarray(False), "converged": _norm(gradient, jnp.inf) < gtol, "failed": jnp.asarray(False),
-             "k": jnp.asarray(0), "nfev": one, "ngev": one, "x_k": x0, "f_k": value, "g_k": gradient,
-             "H_k": identity, "old_old_fval": value + jnp.linalg.norm(gradient) / 2,
+    state = {"stop": jnp.asarray(False), "converged": gradient_norm(gradient, jnp.inf) < gtol,
+             "failed": jnp.asarray(False), "k": jnp.asarray(0), "nfev": one, "ngev": one, "x_k": x0, "f_k": value,
+             "g_k": gradient, "memory": memory, "old_old_fval": value + jnp.linalg.norm(gradient) / 2,
              "line_search_status": jnp.asarray(0)}
     state = lax.while_loop(keep_going, step, state)
     state["status"] = jnp.where(state["converged"], 0, jnp.where(
         state["k"] == maxiter, 1, jnp.where(state["failed"], 2 + state["line_search_status"], -1)))
+    return state
+
+
+def bfgs(function, x0, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
+    """Minimise ``function`` (jax array -> scalar) from the 1-D ``x0`` by BFGS; returns ``descend``'s state with
+    the inverse Hessian estimate as ``H_k``."""
+    identity = jnp.eye(x0.shape[0], dtype=x0.dtype)
+
+    def update(inverse, s_k, y_k, _):
+        rho = 1.0 / jnp.dot(y_k, s_k)
+        return ((identity - rho * jnp.outer(s_k, y_k)) @ inverse @ (identity - rho * jnp.outer(y_k, s_k))
+                + rho * jnp.outer(s_k, s_k))
+
+    state = descend(function, x0, identity, lambda inverse, gradient: -jnp.dot(inverse, gradient), update,
+                    maxiter, norm, gtol, line_search_maxiter)
+    state["H_k"] = state.pop("memory")
     return state

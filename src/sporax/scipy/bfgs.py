@@ -131,9 +131,9 @@ def gradient_norm(vector, order):
     return jnp.max(jnp.abs(vector)) if order == jnp.inf else jnp.sqrt(jnp.sum(vector ** 2))
 
 
-def descend(function, x0, memory, direction, update, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
-    """MindSpore's gradient-descent loop (``GradientOptimizationAlgorithm``): line search along
-    ``direction(memory, g_k)``, stop on a failed search or convergence, else ``memory = update(memory, s_k, y_k,
+def descend(function, x0, start, direction, update, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
+    """MindSpore's gradient-descent loop (``GradientOptimizationAlgorithm``): from ``memory = start(g_0)``, line
+    search along ``direction(memory, g_k)``, stop on a failed search or convergence, else ``memory = update(memory, s_k, y_k,
     g_next)``. Returns a dict of MindSpore's state: ``converged``, ``failed``, ``k``, ``nfev``, ``ngev``, ``x_k``,
     ``f_k``, ``g_k``, ``memory``, ``status``."""
     if maxiter is None:
@@ -162,7 +162,7 @@ def descend(function, x0, memory, direction, update, maxiter=None, norm=jnp.inf,
     one = jnp.asarray(1)
     state = {"stop": jnp.asarray(False), "converged": gradient_norm(gradient, jnp.inf) < gtol,
              "failed": jnp.asarray(False), "k": jnp.asarray(0), "nfev": one, "ngev": one, "x_k": x0, "f_k": value,
-             "g_k": gradient, "memory": memory, "old_old_fval": value + jnp.linalg.norm(gradient) / 2,
+             "g_k": gradient, "memory": start(gradient), "old_old_fval": value + jnp.linalg.norm(gradient) / 2,
              "line_search_status": jnp.asarray(0)}
     state = lax.while_loop(keep_going, step, state)
     state["status"] = jnp.where(state["converged"], 0, jnp.where(
@@ -180,7 +180,7 @@ def bfgs(function, x0, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxite
         return ((identity - rho * jnp.outer(s_k, y_k)) @ inverse @ (identity - rho * jnp.outer(y_k, s_k))
                 + rho * jnp.outer(s_k, s_k))
 
-    state = descend(function, x0, identity, lambda inverse, gradient: -jnp.dot(inverse, gradient), update,
+    state = descend(function, x0, lambda _: identity, lambda inverse, gradient: -jnp.dot(inverse, gradient), update,
                     maxiter, norm, gtol, line_search_maxiter)
     state["H_k"] = state.pop("memory")
     return state

@@ -1,7 +1,7 @@
-"""``mindspore.scipy.optimize``: ``minimize`` (BFGS), ``line_search`` and ``linear_sum_assignment`` on Tensors.
+"""``mindspore.scipy.optimize``: ``minimize`` (BFGS, LBFGS), ``line_search`` and ``linear_sum_assignment`` on Tensors.
 
-``minimize`` and ``line_search`` run ``sporax.scipy.bfgs`` (MindSpore's BFGS and strong-Wolfe line search, step
-for step: the same iterates, counts and result fields); the objective is called with a Tensor and returns a
+``minimize`` and ``line_search`` run ``sporax.scipy.bfgs`` and ``sporax.scipy.lbfgs`` (MindSpore's BFGS, LBFGS and
+strong-Wolfe line search, step for step: the same iterates, counts and result fields); the objective is called with a Tensor and returns a
 scalar Tensor, and is traced once. ``linear_sum_assignment`` solves on the host (a shortest augmenting path, as
 MindSpore's CPU kernel), with MindSpore's ``dimension_limit`` (only the first columns take part).
 
@@ -14,25 +14,25 @@ Example:
     ([0, 1], [1, 0])
 """
 import sys
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
-from sporax.scipy import bfgs
+from sporax.scipy import bfgs, lbfgs
 
 
 class OptimizeResults(NamedTuple):
     """What ``minimize`` found: ``x``, ``success``, ``status`` (0 converged, 1 iterations exhausted, 3+ line
-    search failed), ``fun``, ``jac``, ``hess_inv``, and the counts ``nfev``, ``njev``, ``nit``."""
+    search failed), ``fun``, ``jac``, ``hess_inv`` (None for LBFGS), and the counts ``nfev``, ``njev``, ``nit``."""
     x: Tensor
     success: bool
     status: int
     fun: float
     jac: Tensor
-    hess_inv: Tensor
+    hess_inv: Optional[Tensor]
     nfev: int
     njev: int
     nit: int
@@ -65,42 +65,46 @@ def _on_arrays(function, args=()):
 
 def minimize(func, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None, constraints=(),
              tol=None, callback=None, options=None):
-    """Minimise ``func(x, *args)`` (a scalar) from ``x0`` with ``method`` ``'BFGS'``.
+    """Minimise ``func(x, *args)`` (a scalar) from ``x0`` with ``method`` ``'BFGS'`` or ``'LBFGS'``.
 
     Args:
         func (Callable): Tensor -> scalar Tensor, written with sporax ops (it is traced).
         x0 (Tensor): the 1-D starting point.
         args (tuple): more arguments of ``func``. Default: ().
-        method (str): ``'BFGS'`` (MindSpore's ``'LBFGS'`` and ``'LAGRANGE'`` raise NotImplementedError).
+        method (str): ``'BFGS'`` or ``'LBFGS'`` (MindSpore's ``'LAGRANGE'`` raises NotImplementedError).
         tol (float): the gradient norm at which to stop. Default: None (1e-5).
-        options (dict): ``maxiter``, ``norm``, ``gtol``, ``line_search_maxiter``. Default: None.
+        options (dict): ``maxiter``, ``norm``, ``gtol``, ``line_search_maxiter``; for LBFGS also
+            ``history_size`` (Default: 20). Default: None.
 
     Returns:
-        OptimizeResults, with Tensors ``x``, ``jac``, ``hess_inv`` and Python numbers for the rest, as MindSpore's.
+        OptimizeResults, with Tensors ``x``, ``jac``, ``hess_inv`` (None for LBFGS, as MindSpore's) and Python
+        numbers for the rest, as MindSpore's.
     """
     if method is None:
         raise ValueError("You must specify a solver.")
     name = method.lower()
-    if name in ("lbfgs", "lagrange"):
-        raise NotImplementedError(f"minimize(method='{method}') is not available in sporax (MindSpore 2.10's "
-                                  "LBFGS does not finish on CPU); use method='BFGS'.")
-    if name != "bfgs":
+    if name == "lagrange":
+        raise NotImplementedError("minimize(method='LAGRANGE') is not available in sporax; use method='BFGS' or "
+                                  "'LBFGS'.")
+    if name not in ("bfgs", "lbfgs"):
         raise ValueError(f"Method {method} not recognized")
     for argument, value in (("jac", jac), ("hess", hess), ("hessp", hessp), ("bounds", bounds), ("callback", callback)):
         if value is not None:
-            raise NotImplementedError(f"minimize(method='BFGS') takes no '{argument}' (the gradient comes from "
-                                      "automatic differentiation); leave it None.")
+            raise NotImplementedError(f"minimize(method='{method}') takes no '{argument}' (the gradient comes "
+                                      "from automatic differentiation); leave it None.")
     if constraints:
-        raise NotImplementedError("minimize(method='BFGS') takes no constraints.")
+        raise NotImplementedError(f"minimize(method='{method}') takes no constraints.")
     start = _array(x0)
     if start.ndim != 1:
         raise ValueError(f"For 'minimize', 'x0' must be 1-D, but got shape {tuple(start.shape)}.")
     options = dict(options or {})
     if tol is not None:
         options.setdefault("gtol", tol)
-    state = bfgs.bfgs(_on_arrays(func, tuple(args)), start, **options)
+    solver = bfgs.bfgs if name == "bfgs" else lbfgs.lbfgs
+    state = solver(_on_arrays(func, tuple(args)), start, **options)
+    hess_inv = wrap(state["H_k"]) if "H_k" in state else None
     return OptimizeResults(wrap(state["x_k"]), bool(state["converged"] & ~state["failed"]), int(state["status"]),
-                           float(state["f_k"]), wrap(state["g_k"]), wrap(state["H_k"]), int(state["nfev"]),
+                           float(state["f_k"]), wrap(state["g_k"]), hess_inv, int(state["nfev"]),
                            int(state["ngev"]), int(state["k"]))
 
 

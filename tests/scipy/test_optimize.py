@@ -61,8 +61,16 @@ def test_bfgs_steps_as_mindspore():
         minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)))
     with pytest.raises(ValueError, match="Method CG not recognized"):
         minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)), method="CG")
-    with pytest.raises(NotImplementedError, match="LBFGS"):
-        minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)), method="LBFGS")
+    # MindSpore ignores tol for BFGS: tol=0.5 on its docstring example runs as the default gtol 1e-5 (nit 10).
+    result = minimize(_himmelblau, Tensor(np.zeros(2, np.float32)), method="BFGS", tol=0.5)
+    assert (result.status, result.nit, result.nfev, result.x.asnumpy().tolist()) == (0, 10, 18, [3.0, 2.0])
+    with pytest.raises(TypeError, match="must be a tuple, got \\[100\\]"):
+        minimize(_rosenbrock, Tensor(np.zeros(2, np.float32)), args=[100], method="BFGS")
+
+
+def _himmelblau(point):
+    x, y = point
+    return (x ** 2 + y - 11.) ** 2 + (x + y ** 2 - 7.) ** 2
 
 
 def _rosen(point):
@@ -108,6 +116,22 @@ def test_line_search_zooms_as_mindspore():
     assert (result.failed, result.nit, result.nfev, result.ngev, result.k, result.status) == (False, 1, 2, 2, 2, 0)
     np.testing.assert_allclose((result.a_k, result.f_k), (0.001326178084127605, 11.569280624389648), rtol=1e-5)
     np.testing.assert_allclose(result.g_k.asnumpy(), [98.9757308959961, 56.2337760925293], rtol=1e-5)
+
+
+def test_line_search_float64_rounds_python_constants_to_float32_as_mindspore():
+    # MindSpore 2.10 rounds a Python float to float32 before it meets a float64 tensor: the first trial step
+    # 1.01 * 2 * (f - old_old_fval) / slope multiplies by 2.0199999809..., and old_old_fval = f + float(|g| / 2)
+    # adds float32(|g| / 2). Recorded bit for bit: a_k 0.0013261781052068954, f_k 11.569272888767943,
+    # g_k [98.97568639569003, 56.233747707266616] (exact 2.02 and c1/c2 would give a_k 0.0013261781002765717).
+    start = np.array([-1.2, 1.0])
+    slope = np.array([-215.59999999999997, -87.99999999999999])
+    value = np.float64(24.199999999999996)
+    old_old = value + np.float64(np.float32(np.linalg.norm(slope) / 2))
+    result = line_search(_rosen, Tensor(start), Tensor(-slope), gfk=Tensor(slope), old_fval=Tensor(value),
+                         old_old_fval=Tensor(old_old), maxiter=10)
+    assert (result.failed, result.nfev, result.status) == (False, 2, 0)
+    np.testing.assert_allclose((result.a_k, result.f_k), (0.0013261781052068954, 11.569272888767943), rtol=1e-14)
+    np.testing.assert_allclose(result.g_k.asnumpy(), [98.97568639569003, 56.233747707266616], rtol=1e-14)
 
 
 def test_lu_pivots_to_permutation_as_mindspore():

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 ZOOM_MAXITER = 10
@@ -27,10 +28,19 @@ def _choose(condition, new, old):
     return jax.tree_util.tree_map(lambda first, second: jnp.where(condition, first, second), new, old)
 
 
+def _scalar(value, dtype):
+    """A Python float constant as MindSpore 2.10 applies it to a tensor: rounded to float32 first, even when the
+    tensor is float64 (``2.02 * float64_tensor`` multiplies by 2.0199999809...)."""
+    return jnp.asarray(np.float32(value)).astype(dtype)
+
+
 def _cubic_minimum(a, fa, fpa, b, fb, c, fc):
     """The minimiser of the cubic through (a, fa), (b, fb), (c, fc) with slope fpa at a."""
     db, dc = b - a, c - a
     denominator = (db * dc) ** 2 * (db - dc)
+    # MindSpore solves for the coefficients in float32 buffers (``mnp.zeros``' default dtype) even in float64;
+    # kept in float64 here: one float64 ulp apart going in, float32 rounding only widens the gap, and the float64
+    # BFGS run to convergence matches MindSpore's counts this way (not the float32 way).
     rhs_b, rhs_c = fb - fa - fpa * db, fc - fa - fpa * dc
     cubic = (dc ** 2 * rhs_b - db ** 2 * rhs_c) / denominator
     square = (-dc ** 3 * rhs_b + db ** 3 * rhs_c) / denominator
@@ -53,10 +63,11 @@ def _zoom(evaluate, low, high, start, c1, c2, run):
         width = high.alpha - low.alpha
         left, right = jnp.minimum(low.alpha, high.alpha), jnp.maximum(low.alpha, high.alpha)
         cubic = _cubic_minimum(low.alpha, low.value, low.slope, high.alpha, high.value, *state["previous"])
-        use_cubic = (j > 0) & jnp.isfinite(cubic) & (cubic > left + 0.2 * width) & (cubic < right - 0.2 * width)
+        cubic_margin, quadratic_margin = _scalar(0.2, width.dtype) * width, _scalar(0.1, width.dtype) * width
+        use_cubic = (j > 0) & jnp.isfinite(cubic) & (cubic > left + cubic_margin) & (cubic < right - cubic_margin)
         quadratic = _quadratic_minimum(low.alpha, low.value, low.slope, high.alpha, high.value)
-        use_quadratic = (~use_cubic & jnp.isfinite(quadratic) & (quadratic > left + 0.1 * width)
-                         & (quadratic < right - 0.1 * width))
+        use_quadratic = (~use_cubic & jnp.isfinite(quadratic) & (quadratic > left + quadratic_margin)
+                         & (quadratic < right - quadratic_margin))
         alpha = jnp.where(use_cubic, cubic, jnp.where(use_quadratic, quadratic, (low.alpha + high.alpha) / 2.0))
         trial = evaluate(alpha)
         to_high = (trial.value > start.value + c1 * alpha * start.slope) | (trial.value >= low.value)
@@ -88,13 +99,15 @@ def wolfe_search(function, x, direction, value=None, gradient=None, old_old_valu
         return Point(alpha, trial_value, jnp.dot(trial_gradient, direction), trial_gradient)
 
     zero = jnp.zeros((), x.dtype)
+    c1, c2 = _scalar(c1, x.dtype), _scalar(c2, x.dtype)
     if value is None or gradient is None:
         start, evaluations = evaluate(zero), 1
     else:
+        value, gradient = jnp.asarray(value, x.dtype), jnp.asarray(gradient, x.dtype)
         start, evaluations = Point(zero, value, jnp.dot(gradient, direction), gradient), 0
     first_alpha = jnp.ones((), x.dtype)
     if old_old_value is not None:
-        guess = 1.01 * 2 * (start.value - old_old_value) / start.slope
+        guess = _scalar(1.01 * 2, x.dtype) * (start.value - old_old_value) / start.slope
         first_alpha = jnp.where(jnp.isfinite(guess), jnp.minimum(guess, 1.0), 1.0).astype(x.dtype)
 
     def keep_going(state):

@@ -72,7 +72,8 @@ def minimize(func, x0, args=(), method=None, jac=None, hess=None, hessp=None, bo
         x0 (Tensor): the 1-D starting point.
         args (tuple): more arguments of ``func``. Default: ().
         method (str): ``'BFGS'`` or ``'LBFGS'`` (MindSpore's ``'LAGRANGE'`` raises NotImplementedError).
-        tol (float): the gradient norm at which to stop. Default: None (1e-5).
+        tol (float): accepted and ignored, as MindSpore 2.10's BFGS and LBFGS do (set ``options['gtol']``).
+            Default: None.
         options (dict): ``maxiter``, ``norm``, ``gtol``, ``line_search_maxiter``; for LBFGS also
             ``history_size`` (Default: 20). Default: None.
 
@@ -82,6 +83,8 @@ def minimize(func, x0, args=(), method=None, jac=None, hess=None, hessp=None, bo
     """
     if method is None:
         raise ValueError("You must specify a solver.")
+    if not isinstance(args, tuple):
+        raise TypeError(f"args argument to mindspore.scipy.optimize.minimize must be a tuple, got {args}")
     name = method.lower()
     if name == "lagrange":
         raise NotImplementedError("minimize(method='LAGRANGE') is not available in sporax; use method='BFGS' or "
@@ -98,10 +101,8 @@ def minimize(func, x0, args=(), method=None, jac=None, hess=None, hessp=None, bo
     if start.ndim != 1:
         raise ValueError(f"For 'minimize', 'x0' must be 1-D, but got shape {tuple(start.shape)}.")
     options = dict(options or {})
-    if tol is not None:
-        options.setdefault("gtol", tol)
     solver = bfgs.bfgs if name == "bfgs" else lbfgs.lbfgs
-    state = solver(_on_arrays(func, tuple(args)), start, **options)
+    state = solver(_on_arrays(func, args), start, **options)
     hess_inv = wrap(state["H_k"]) if "H_k" in state else None
     return OptimizeResults(wrap(state["x_k"]), bool(state["converged"] & ~state["failed"]), int(state["status"]),
                            float(state["f_k"]), wrap(state["g_k"]), hess_inv, int(state["nfev"]),

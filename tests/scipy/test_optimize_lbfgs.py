@@ -1,0 +1,75 @@
+"""mindspore.scipy.optimize.minimize(method='LBFGS') on sporax: every expected value recorded from MindSpore 2.10
+(CPU, PyNative) with the same call."""
+import numpy as np
+import pytest
+
+from sporax import Tensor
+from sporax.scipy.optimize import minimize
+
+QUADRATIC = np.array([[3.0, 1.0, 0.5], [1.0, 2.0, 0.0], [0.5, 0.0, 1.0]])
+LINEAR = np.array([1.0, -2.0, 0.5])
+
+
+def _himmelblau(point):
+    x, y = point
+    return (x ** 2 + y - 11.) ** 2 + (x + y ** 2 - 7.) ** 2
+
+
+def _rosen(point):
+    return ((100.0 * (point[1:] - point[:-1] ** 2.0) ** 2.0) + (1 - point[:-1]) ** 2.0).sum()
+
+
+def _quadratic(x):
+    return 0.5 * (x * (Tensor(QUADRATIC) @ x)).sum() - (Tensor(LINEAR) * x).sum()
+
+
+def _flat(x):
+    return 1e-6 * (x * x).sum()
+
+
+def _fields(result):
+    return result.status, result.success, result.nit, result.nfev, result.njev
+
+
+# (func, x0, options, tol) -> MindSpore's (status, success, nit, nfev, njev), x, fun, jac, tolerance on them.
+# The docstring example converges to exactly [3, 2]. ``tol`` is ignored by MindSpore's LBFGS (as gtol, 10.0 would
+# stop float64 Rosenbrock before iteration 7). Rosenbrock float32 iterates drift in the last bits (the gradients of ``**`` differ by an ulp):
+# counts match, x within 2e-4; history_size=3 fills the history and then drops the oldest step. float64 matches to
+# 1e-12 for the first iterations; later ones drift (MindSpore's cubic zoom step runs in float32 even in float64).
+# ``_flat``'s curvature y.s stays under LBFGS's 1e-10 floor, the line search runs out of trials: status 5, nit 0.
+# (MindSpore's fun there, 1.99999999495e-06, is 2 * float32(1e-6): MindSpore rounds the Python 1e-6 to float32.)
+@pytest.mark.parametrize("func, x0, options, tol, expected, x, fun, jac, tolerance", [
+    (_himmelblau, np.zeros(2, np.float32), {"maxiter": None, "gtol": 1e-6}, None, (0, True, 12, 21, 21),
+     [3.0, 2.0], 0.0, [0.0, 0.0], 0.0),
+    (_rosen, np.array([-1.2, 1.0], np.float32), {"maxiter": 5}, None, (1, False, 5, 7, 7),
+     [-1.0226210355758667, 1.055467128753662], 4.100430965423584, [-0.07203555107116699, 1.9426584243774414], 1e-4),
+    (_rosen, np.array([-1.2, 1.0], np.float32), {"maxiter": 12, "history_size": 3}, None, (1, False, 12, 24, 24),
+     [-0.4044201076030731, 0.14197221398353577], 2.0189802646636963, [-6.300346374511719, -4.316681861877441],
+     3e-3),
+    (_rosen, np.array([-1.2, 1.0]), {"maxiter": 7}, 10.0, (1, False, 7, 11, 11),
+     [-0.9960156909571327, 1.0132282712403262], None, None, 1e-12),
+    (_quadratic, np.zeros(3), {"maxiter": 20, "history_size": 2, "norm": 2, "gtol": 1e-6}, None,
+     (0, True, 11, 15, 15), [0.7777775055326434, -1.388888905692787, 0.11111192926027401], -1.805555555555216,
+     [-4.2446471976154143e-07, -3.058529305377533e-07, 6.820265956442029e-07], 1e-9),
+    (_flat, np.ones(2), {"maxiter": 4, "gtol": 1e-12}, None, (5, False, 0, 11, 11), [1.0, 1.0],
+     1.9999999949504854e-06, [1.9999999949504854e-06, 1.9999999949504854e-06], 1e-14),
+])
+def test_lbfgs_as_mindspore(func, x0, options, tol, expected, x, fun, jac, tolerance):
+    result = minimize(func, Tensor(x0), method="LBFGS", options=options, tol=tol)
+    assert _fields(result) == expected and result.hess_inv is None
+    np.testing.assert_allclose(result.x.asnumpy(), x, atol=tolerance)
+    if fun is not None:
+        np.testing.assert_allclose(result.fun, fun, atol=tolerance)
+        np.testing.assert_allclose(result.jac.asnumpy(), jac, atol=tolerance)
+    assert isinstance(result.fun, float) and result.x.asnumpy().dtype == x0.dtype
+
+
+def test_lbfgs_refuses_what_mindspore_refuses():
+    start = Tensor(np.zeros(2, np.float32))
+    with pytest.raises(TypeError, match="maxcor"):  # MindSpore: unexpected keyword argument 'maxcor'
+        minimize(_himmelblau, start, method="LBFGS", options={"maxiter": 3, "maxcor": 3})
+    # MindSpore fails inside its history buffer (IndexError: Index -1 is out of bounds for axis 0 with size 0).
+    with pytest.raises(ValueError, match=r"options\['history_size'\] must be a positive int, but got 0"):
+        minimize(_himmelblau, start, method="LBFGS", options={"maxiter": 3, "history_size": 0})
+    with pytest.raises(NotImplementedError, match="method='LBFGS'.*'jac'"):
+        minimize(_himmelblau, start, method="LBFGS", jac=lambda x: x)

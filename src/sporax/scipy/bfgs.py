@@ -1,10 +1,12 @@
-"""BFGS, its strong-Wolfe line search and the descent loop LBFGS shares, step for step as MindSpore 2.10's ``mindspore.scipy.optimize``.
+"""BFGS, its strong-Wolfe line search and the descent loop LBFGS shares, as MindSpore 2.10's ``scipy.optimize``.
 
 Nocedal & Wright's algorithms 3.5/3.6 (bracket, then zoom by cubic, quadratic or bisection) and 6.1 (the
 inverse-Hessian update), with MindSpore's choices where they differ from ``jax.scipy``'s: the zoom gives up after
 10 steps and never on a narrow bracket; when the zoom moves the low end to the high side, the high end returns to
 where the zoom began; BFGS stops on a failed search before stepping and on convergence before counting the
-iteration, and does not look at the starting gradient. Everything runs in ``lax.while_loop`` on jax arrays.
+iteration, and does not look at the starting gradient. The line search's Python constants (c1, c2, 1.01 * 2, the
+zoom's 0.2 and 0.1) are rounded to float32 as MindSpore applies them, float64 runs included. Everything runs in
+``lax.while_loop`` on jax arrays.
 """
 from typing import NamedTuple
 
@@ -146,9 +148,9 @@ def gradient_norm(vector, order):
 
 def descend(function, x0, start, direction, update, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
     """MindSpore's gradient-descent loop (``GradientOptimizationAlgorithm``): from ``memory = start(g_0)``, line
-    search along ``direction(memory, g_k)``, stop on a failed search or convergence, else ``memory = update(memory, s_k, y_k,
-    g_next)``. Returns a dict of MindSpore's state: ``converged``, ``failed``, ``k``, ``nfev``, ``ngev``, ``x_k``,
-    ``f_k``, ``g_k``, ``memory``, ``status``."""
+    search along ``direction(memory, g_k)``, stop on a failed search or convergence, else
+    ``memory = update(memory, s_k, y_k, g_next)``. Returns a dict of MindSpore's state: ``converged``, ``failed``,
+    ``k``, ``nfev``, ``ngev``, ``x_k``, ``f_k``, ``g_k``, ``memory``, ``status``."""
     if maxiter is None:
         maxiter = x0.size * 200
     value, gradient = jax.value_and_grad(function)(x0)

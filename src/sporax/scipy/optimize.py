@@ -1,9 +1,10 @@
-"""``mindspore.scipy.optimize``: ``minimize`` (BFGS, LBFGS), ``line_search`` and ``linear_sum_assignment`` on Tensors.
+"""``mindspore.scipy.optimize``: ``minimize`` (BFGS, LBFGS), ``line_search``, ``linear_sum_assignment`` on Tensors.
 
 ``minimize`` and ``line_search`` run ``sporax.scipy.bfgs`` and ``sporax.scipy.lbfgs`` (MindSpore's BFGS, LBFGS and
-strong-Wolfe line search, step for step: the same iterates, counts and result fields); the objective is called with a Tensor and returns a
-scalar Tensor, and is traced once. ``linear_sum_assignment`` solves on the host (a shortest augmenting path, as
-MindSpore's CPU kernel), with MindSpore's ``dimension_limit`` (only the first columns take part).
+strong-Wolfe line search, step for step: the same iterates, counts and result fields); the objective is called
+with a Tensor and returns a scalar Tensor, and is traced once. ``linear_sum_assignment`` solves on the host (a
+shortest augmenting path, as MindSpore's CPU kernel), with MindSpore's ``dimension_limit`` (only the first columns
+take part).
 
 Example:
     >>> import numpy as np

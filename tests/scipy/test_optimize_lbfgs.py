@@ -23,6 +23,10 @@ def _quadratic(x):
     return 0.5 * (x * (Tensor(QUADRATIC) @ x)).sum() - (Tensor(LINEAR) * x).sum()
 
 
+def _shallow(x):
+    return 0.0009765625 * (x[0] * x[0] + 3.0 * x[1] * x[1])
+
+
 def _flat(x):
     return 1e-6 * (x * x).sum()
 
@@ -37,7 +41,8 @@ def _fields(result):
 # of ``**`` differ by an ulp): counts match, x to 1e-4 after 5 steps, 3e-3 after 12 (history_size=3: the history
 # fills, then drops its oldest step). float64 matches to 1e-12 for 7 iterations; later ones drift (MindSpore's
 # cubic zoom step runs in float32 even in float64), so the full float64 Rosenbrock run is not pinned.
-# ``_flat``'s curvature y.s stays under LBFGS's 1e-10 floor and the line search runs out of trials: status 5, nit 0.
+# ``_shallow``'s every step has curvature y.s under LBFGS's 1e-10 floor: none is recorded, each direction is the
+# plain gradient (37 evaluations in 6 iterations). ``_flat``'s first line search runs out of trials: status 5, nit 0.
 # (MindSpore's fun there, 1.99999999495e-06, is 2 * float32(1e-6): MindSpore rounds the Python 1e-6 to float32.)
 @pytest.mark.parametrize("func, x0, options, tol, expected, x, fun, jac, tolerance", [
     (_himmelblau, np.zeros(2, np.float32), {"maxiter": None, "gtol": 1e-6}, None, (0, True, 12, 21, 21),
@@ -52,6 +57,9 @@ def _fields(result):
     (_quadratic, np.zeros(3), {"maxiter": 20, "history_size": 2, "norm": 2, "gtol": 1e-6}, None,
      (0, True, 11, 15, 15), [0.7777775055326434, -1.388888905692787, 0.11111192926027401], -1.805555555555216,
      [-4.2446471976154143e-07, -3.058529305377533e-07, 6.820265956442029e-07], 1e-9),
+    (_shallow, np.array([0.0001220703125, 0.000244140625]), {"maxiter": 6, "gtol": 1e-14}, None,
+     (1, False, 6, 37, 37), [8.287770469905809e-05, 7.023931539151818e-05], 2.1161521695499767e-11,
+     [1.6187051699034782e-07, 4.115584886221768e-07], 1e-15),
     (_flat, np.ones(2), {"maxiter": 4, "gtol": 1e-12}, None, (5, False, 0, 11, 11), [1.0, 1.0],
      1.9999999949504854e-06, [1.9999999949504854e-06, 1.9999999949504854e-06], 1e-14),
 ])

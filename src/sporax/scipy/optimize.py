@@ -15,7 +15,7 @@ Example:
     ([0, 1], [1, 0])
 """
 import sys
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 import jax.numpy as jnp
 import numpy as np
@@ -33,7 +33,7 @@ class OptimizeResults(NamedTuple):
     status: int
     fun: float
     jac: Tensor
-    hess_inv: Optional[Tensor]
+    hess_inv: Tensor | None
     nfev: int
     njev: int
     nit: int

@@ -7,6 +7,7 @@ it keeps ``rho * s`` and ``rho * y`` rather than ``rho``; the scaling ``gamma`` 
 step whose curvature ``y . s`` is at most 1e-10 is not recorded and makes the next direction the plain gradient.
 """
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from sporax.scipy import bfgs
@@ -49,10 +50,10 @@ def _two_loop(memory, s_k, y_k, gradient):
 def lbfgs(function, x0, history_size=20, maxiter=None, norm=jnp.inf, gtol=1e-5, line_search_maxiter=10):
     """Minimise ``function`` (jax array -> scalar) from the 1-D ``x0`` by LBFGS keeping ``history_size`` steps;
     returns ``bfgs.descend``'s state (without the history)."""
-    if not isinstance(history_size, int) or isinstance(history_size, bool) or history_size < 1:
+    if not isinstance(history_size, (int, np.integer)) or isinstance(history_size, bool) or history_size < 1:
         raise ValueError(f"For 'minimize' with method='LBFGS', options['history_size'] must be a positive int, "
                          f"but got {history_size!r}.")
-    empty = jnp.zeros((history_size,) + x0.shape, x0.dtype)
+    empty = jnp.zeros((int(history_size),) + x0.shape, x0.dtype)
 
     def start(gradient):
         # MindSpore's first search vector is the starting gradient (a steepest-descent first step, as BFGS's).

@@ -47,7 +47,8 @@ def _fields(result):
 @pytest.mark.parametrize("func, x0, options, tol, expected, x, fun, jac, tolerance", [
     (_himmelblau, np.zeros(2, np.float32), {"maxiter": None, "gtol": 1e-6}, None, (0, True, 12, 21, 21),
      [3.0, 2.0], 0.0, [0.0, 0.0], 0.0),
-    (_rosen, np.array([-1.2, 1.0], np.float32), {"maxiter": 12, "history_size": np.int64(3)}, None, (1, False, 12, 24, 24),
+    (_rosen, np.array([-1.2, 1.0], np.float32), {"maxiter": 12, "history_size": np.int64(3)}, None,
+     (1, False, 12, 24, 24),
      [-0.4044201076030731, 0.14197221398353577], 2.0189802646636963, [-6.300346374511719, -4.316681861877441],
      3e-3),
     (_rosen, np.array([-1.2, 1.0]), {"maxiter": 7, "history_size": 3}, 10.0, (1, False, 7, 11, 11),

@@ -8,7 +8,9 @@ built from the layer's own settings on first access, so it computes exactly what
 layers that nobody reaches into pay nothing.
 """
 from sporax import ops
-from sporax.nn.layer import activation, basic, conv, normalization
+from sporax.nn.layer import activation, basic, conv, conv3d, embedding, normalization, pooling, pooling3d, rnn
+from sporax.nn.loss import base as loss_base, losses
+from sporax.nn.optim import adaptive, momentum
 
 
 class InnerPrimitive:
@@ -65,7 +67,82 @@ LAYER_PRIMITIVES = [
     (activation.HSigmoid, "hsigmoid", lambda cell: ops.HSigmoid()),
     (activation.Softmax, "softmax", lambda cell: ops.Softmax(cell.axis)),
     (activation.LogSoftmax, "log_softmax", lambda cell: ops.LogSoftmax(cell.axis)),
+    # FCN8s' parallel path shards these three.
+    (pooling.MaxPool2d, "max_pool", lambda cell: _max_pool_2d(cell)),
+    (pooling.AvgPool2d, "avg_pool", lambda cell: _avg_pool_2d(cell)),
+    (conv.Conv2dTranspose, "conv2d_transpose", lambda cell: ops.Conv2DTranspose(
+        cell.in_channels, cell.kernel_size, cell.pad_mode, cell._pads, None, 1, cell.stride, cell.dilation,
+        cell.group)),
+    (conv.Conv2dTranspose, "bias_add", lambda cell: ops.BiasAdd()),
+    (conv.Conv2dTranspose, "shape", lambda cell: ops.Shape()),
+    # MindSpore's Conv1dTranspose holds the backprop-input form under the same name.
+    (conv.Conv1dTranspose, "conv2d_transpose", lambda cell: ops.Conv2DBackpropInput(
+        cell.in_channels, cell.kernel_size, cell.pad_mode, cell._pads, None, 1, cell.stride, cell.dilation,
+        cell.group)),
+    (conv.Conv1dTranspose, "expand_dims", lambda cell: ops.ExpandDims()),
+    (conv.Conv1dTranspose, "squeeze", lambda cell: ops.Squeeze(2)),
+    (conv.Conv1d, "expand_dims", lambda cell: ops.ExpandDims()),
+    (conv.Conv1d, "squeeze", lambda cell: ops.Squeeze(2)),
+    (conv.Conv1d, "shape", lambda cell: ops.Shape()),
+    (conv3d.Conv3d, "conv3d", lambda cell: ops.Conv3D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
+                                                      cell._pads, cell.stride, cell.dilation, cell.group)),
+    (conv3d.Conv3d, "shape", lambda cell: ops.Shape()),
+    (conv3d.Conv3dTranspose, "conv3d_transpose", lambda cell: ops.Conv3DTranspose(
+        cell.in_channels, cell.out_channels, cell.kernel_size, 1, cell.pad_mode, cell._pads, cell.stride,
+        cell.dilation, cell.group, cell.output_padding)),
+    (pooling.MaxPool1d, "max_pool", lambda cell: ops.MaxPool(cell.kernel_size, cell.stride, cell.pad_mode)),
+    (pooling.AvgPool1d, "avg_pool", lambda cell: ops.AvgPool(cell.kernel_size, cell.stride, cell.pad_mode)),
+    (pooling._Pool1d, "reduce_mean", lambda cell: ops.ReduceMean(keep_dims=True)),
+    (pooling._Pool1d, "expand", lambda cell: ops.ExpandDims()),
+    (pooling._Pool1d, "squeeze", lambda cell: ops.Squeeze(2)),
+    (pooling.AvgPool1d, "slice", lambda cell: ops.Slice()),
+    (pooling3d.MaxPool3d, "max_pool", lambda cell: ops.MaxPool3D(
+        cell.kernel_size, cell.stride, cell.pad_mode, cell.padding, cell.ceil_mode)),
+    (pooling3d.AvgPool3d, "avg_pool", lambda cell: ops.AvgPool3D(
+        cell.kernel_size, cell.stride, cell.pad_mode, cell.padding, cell.ceil_mode, cell.count_include_pad,
+        cell.divisor_override)),
+    (embedding.Embedding, "gather", lambda cell: ops.Gather()),
+    (embedding.Embedding, "one_hot", lambda cell: ops.OneHot()),
+    (embedding.Embedding, "array_mul", lambda cell: ops.MatMul()),
+    (embedding.Embedding, "expand", lambda cell: ops.ExpandDims()),
+    (embedding.Embedding, "reshape_flat", lambda cell: ops.Reshape()),
+    (embedding.Embedding, "reshape", lambda cell: ops.Reshape()),
+    (embedding.Embedding, "get_shp", lambda cell: ops.Shape()),
+    (embedding.Embedding, "concat", lambda cell: ops.Concat(0)),
+    (rnn._RNNBase, "reverse", lambda cell: ops.ReverseV2([0])),
+    (rnn._RNNBase, "reverse_sequence", lambda cell: ops.ReverseSequence(0, 1)),
+    # Every loss's reduction helpers (``LossBase.get_loss`` in MindSpore).
+    (loss_base.LossBase, "reduce_mean", lambda cell: ops.ReduceMean()),
+    (loss_base.LossBase, "reduce_sum", lambda cell: ops.ReduceSum()),
+    (loss_base.LossBase, "mul", lambda cell: ops.Mul()),
+    (loss_base.LossBase, "cast", lambda cell: ops.Cast()),
+    (losses.SoftmaxCrossEntropyWithLogits, "softmax_cross_entropy", lambda cell: ops.SoftmaxCrossEntropyWithLogits()),
+    (losses.SoftmaxCrossEntropyWithLogits, "sparse_softmax_cross_entropy",
+     lambda cell: ops.SparseSoftmaxCrossEntropyWithLogits()),
+    (losses.SoftmaxCrossEntropyWithLogits, "one_hot", lambda cell: ops.OneHot()),
+    # The optimizers' fused update Primitives (``opt``), as MindSpore's optimizers hold them.
+    (adaptive.Adam, "opt", lambda cell: ops.Adam(cell.use_locking, cell.use_nesterov)),
+    (adaptive.Adam, "sparse_opt", lambda cell: ops.FusedSparseAdam(cell.use_locking, cell.use_nesterov)),
+    (momentum.Momentum, "opt", lambda cell: ops.ApplyMomentum(cell.use_nesterov)),
+    (adaptive.AdamWeightDecay, "fused_opt", lambda cell: ops.AdamWeightDecay()),
 ]
+
+
+def _max_pool_2d(cell):
+    if cell.pad_mode != "PAD":
+        return ops.MaxPool(cell._kernel, cell._stride, cell.pad_mode, cell.format)
+    # MindSpore 2.10's padded MaxPool2d pools (N, C, 1, H, W) through the 3-D form with indices.
+    return ops.MaxPool3DWithArgmax((1,) + cell._kernel, (1,) + cell._stride, (0,) + cell._padding,
+                                   (1,) + cell._dilation, cell.ceil_mode)
+
+
+def _avg_pool_2d(cell):
+    if cell.pad_mode != "PAD":
+        return ops.AvgPool(cell._kernel, cell._stride, cell.pad_mode, cell.format)
+    # MindSpore 2.10's padded AvgPool2d pools (N, C, 1, H, W) through the 3-D form.
+    return ops.AvgPool3D((1,) + cell._kernel, (1,) + cell._stride, "pad", (0, 0) + tuple(
+        size for size in cell._padding for _ in range(2)), cell.ceil_mode, cell.count_include_pad,
+        cell.divisor_override or 0)
 
 for _layer, _name, _build in LAYER_PRIMITIVES:
     _descriptor = InnerPrimitive(_build)

@@ -51,6 +51,13 @@ LAYER_PRIMITIVES = [
     # ``_keep`` is the constructed momentum (the moving statistics' own weight); the Primitive takes the batch's.
     (normalization._BatchNorm, "bn_train", lambda cell: ops.BatchNorm(True, cell.eps, 1.0 - cell._keep)),
     (normalization._BatchNorm, "bn_infer", lambda cell: ops.BatchNorm(False, cell.eps, 1.0 - cell._keep)),
+    # The moving-statistics update MindSpore's BatchNorm spells out with its own Primitives.
+    *[(normalization._BatchNorm, name, lambda cell, make=make: make())
+      for name, make in (("shape", ops.Shape), ("reduce_mean", lambda: ops.ReduceMean(keep_dims=True)),
+                         ("square", ops.Square),
+                         ("sqrt", ops.Sqrt), ("cast", ops.Cast), ("dtype", ops.DType), ("reshape", ops.Reshape),
+                         ("sub_mean", ops.Sub), ("sub_var", ops.Sub), ("mul_mean", ops.Mul), ("mul_var", ops.Mul),
+                         ("assign_sub_mean", ops.AssignSub), ("assign_sub_var", ops.AssignSub))],
     (conv.Conv2d, "conv2d", lambda cell: ops.Conv2D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
                                                      cell._pads, cell.stride, cell.dilation, cell.group)),
     (conv.Conv2d, "bias_add", lambda cell: ops.BiasAdd()),
@@ -87,6 +94,10 @@ LAYER_PRIMITIVES = [
     (conv3d.Conv3d, "conv3d", lambda cell: ops.Conv3D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
                                                       cell._pads, cell.stride, cell.dilation, cell.group)),
     (conv3d.Conv3d, "shape", lambda cell: ops.Shape()),
+    (conv3d.Conv3d, "concat", lambda cell: ops.Concat(1)),
+    (conv3d.Conv3d, "split_0", lambda cell: ops.Split(0, cell.group)),
+    (conv3d.Conv3d, "split_1", lambda cell: ops.Split(1, cell.group)),
+    (conv3d.Conv3dTranspose, "bias_add", lambda cell: ops.BiasAdd("NCDHW")),
     (conv3d.Conv3dTranspose, "conv3d_transpose", lambda cell: ops.Conv3DTranspose(
         cell.in_channels, cell.out_channels, cell.kernel_size, 1, cell.pad_mode, cell._pads, cell.stride,
         cell.dilation, cell.group, cell.output_padding)),

@@ -57,6 +57,26 @@ RECORDED = [
     (lambda: nn.Adam(_PARAMS), {"assignadd": "AssignAdd", "opt": "Adam", "sparse_opt": "FusedSparseAdam"}),
     (lambda: nn.Momentum(_PARAMS, 0.1, 0.9), {"assignadd": "AssignAdd", "opt": "ApplyMomentum"}),
     (lambda: nn.AdamWeightDecay(_PARAMS), {"assignadd": "AssignAdd", "fused_opt": "AdamWeightDecay"}),
+    (lambda: nn.LazyAdam(_PARAMS), {"assignadd": "AssignAdd", "opt": "Adam", "sparse_opt": "FusedSparseLazyAdam"}),
+    (lambda: nn.RMSProp(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyRMSProp"}),
+    (lambda: nn.RMSProp(_PARAMS, centered=True), {"assignadd": "AssignAdd", "opt": "ApplyCenteredRMSProp"}),
+    (lambda: nn.Adagrad(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyAdagrad"}),
+    (lambda: nn.Adadelta(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyAdadelta"}),
+    (lambda: nn.AdaMax(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyAdaMax"}),
+    (lambda: nn.ELU(0.5), {"elu": "Elu"}), (nn.PReLU, {"prelu": "PReLU"}), (nn.Mish, {"mish": "Mish"}),
+    (lambda: nn.Dropout2d(0.3), {"dropout2d": "Dropout2D"}),
+    (lambda: nn.Pad(((0, 0), (1, 2))), {"pad": "Pad"}),
+    (lambda: nn.Pad(((0, 0), (1, 2)), mode="REFLECT"), {"pad": "MirrorPad"}),
+    (lambda: nn.OneHot(axis=0, depth=3), {"onehot": "OneHot"}),
+    (lambda: nn.AdaptiveAvgPool2d((2, 3)), {"adaptive_avgpool2d": "AdaptiveAvgPool2D"}),
+    (lambda: nn.SmoothL1Loss(beta=0.5), dict(_LOSS, smooth_l1_loss="SmoothL1Loss")),
+    (lambda: nn.DynamicLossScaleUpdateCell(1024.0, 2, 1000),
+     {"select": "Select", "max": "Maximum", "reciprocal": "Reciprocal", "less_equal": "LessEqual",
+      "logic_and": "LogicalAnd", "logic_not": "LogicalNot", "logic_or": "LogicalOr"}),
+    (lambda: nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(nn.Dense(2, 2), nn.MSELoss()), nn.SGD(_PARAMS),
+                                              scale_sense=Tensor(1.0)),
+     {"reduce_sum": "ReduceSum", "reduce_all": "ReduceAll", "less_equal": "LessEqual", "equal": "Equal",
+      "logic_not": "LogicalNot"}),
 ]
 
 
@@ -74,6 +94,22 @@ def test_recorded_settings_of_the_primitives():
     assert nn.Conv3d(4, 4, 3, group=2).split_1.output_num == 2
     assert nn.LSTM(3, 4).reverse_sequence.batch_dim == 1
     assert nn.Adam(_PARAMS, use_nesterov=True).opt.use_nesterov
+    assert nn.ELU(0.5).elu.alpha == 0.5 and nn.Dropout2d(0.3).dropout2d.keep_prob == pytest.approx(0.7)
+    assert nn.OneHot(axis=0, depth=3).onehot.axis == 0 and nn.SmoothL1Loss(beta=0.5).smooth_l1_loss.beta == 0.5
+
+
+def test_activation_pad_and_pool_primitives_compute_the_layer():
+    for cell, call in [(nn.ELU(0.5), lambda cell: cell.elu(X)), (nn.Mish(), lambda cell: cell.mish(X)),
+                       (nn.PReLU(), lambda cell: cell.prelu(X, cell.w)),
+                       (nn.AdaptiveAvgPool2d((2, 3)), lambda cell: cell.adaptive_avgpool2d(X)),
+                       (nn.Pad(((0, 0), (0, 0), (1, 2), (0, 1))), lambda cell: cell.pad(X)),
+                       (nn.Pad(((0, 0), (0, 0), (1, 2), (0, 1)), mode="SYMMETRIC"),
+                        lambda cell: cell.pad(X, Tensor(np.array(cell.paddings, np.int64))))]:
+        np.testing.assert_allclose(call(cell).asnumpy(), cell(X).asnumpy(), rtol=1e-5, atol=1e-6)
+    loss = nn.SmoothL1Loss(beta=0.5)
+    logits, labels = X[0], Tensor(np.zeros((3, 8, 8), np.float32))
+    np.testing.assert_allclose(loss.smooth_l1_loss(logits, labels).asnumpy(), loss(logits, labels).asnumpy(),
+                               rtol=1e-6)
 
 
 @pytest.mark.parametrize("settings", [{"pad_mode": "same", "stride": 2}, {"pad_mode": "valid", "stride": 2},

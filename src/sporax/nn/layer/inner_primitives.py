@@ -8,9 +8,11 @@ built from the layer's own settings on first access, so it computes exactly what
 layers that nobody reaches into pay nothing.
 """
 from sporax import ops
-from sporax.nn.layer import activation, basic, conv, conv3d, embedding, normalization, pooling, pooling3d, rnn
+from sporax.nn.layer import (activation, basic, conv, conv3d, embedding, math_cells, normalization, pooling,
+                             pooling3d, rnn)
 from sporax.nn.loss import base as loss_base, losses
-from sporax.nn.optim import adaptive, momentum
+from sporax.nn.optim import adamax_adadelta, adaptive, momentum
+from sporax.nn.wrap import loss_scale
 
 
 class InnerPrimitive:
@@ -136,6 +138,28 @@ LAYER_PRIMITIVES = [
     (adaptive.Adam, "sparse_opt", lambda cell: ops.FusedSparseAdam(cell.use_locking, cell.use_nesterov)),
     (momentum.Momentum, "opt", lambda cell: ops.ApplyMomentum(cell.use_nesterov)),
     (adaptive.AdamWeightDecay, "fused_opt", lambda cell: ops.AdamWeightDecay()),
+    (adaptive.LazyAdam, "sparse_opt", lambda cell: ops.FusedSparseLazyAdam(cell.use_locking, cell.use_nesterov)),
+    (adaptive.RMSProp, "opt", lambda cell: (ops.ApplyCenteredRMSProp if cell.centered else ops.ApplyRMSProp)(
+        getattr(cell, "use_locking", False))),
+    (adaptive.Adagrad, "opt", lambda cell: ops.ApplyAdagrad(cell.update_slots)),
+    (adamax_adadelta.Adadelta, "opt", lambda cell: ops.ApplyAdadelta()),
+    (adamax_adadelta.AdaMax, "opt", lambda cell: ops.ApplyAdaMax()),
+    (activation.ELU, "elu", lambda cell: ops.Elu(cell.alpha)),
+    (activation.PReLU, "prelu", lambda cell: ops.PReLU()),
+    (activation.Mish, "mish", lambda cell: ops.Mish()),
+    (basic.Dropout2d, "dropout2d", lambda cell: ops.Dropout2D(1.0 - cell.p)),
+    (basic.Pad, "pad", lambda cell: ops.Pad(cell.paddings) if cell.mode == "CONSTANT" else ops.MirrorPad(cell.mode)),
+    (math_cells.OneHot, "onehot", lambda cell: ops.OneHot(cell.axis)),
+    (pooling.AdaptiveAvgPool2d, "adaptive_avgpool2d", lambda cell: ops.AdaptiveAvgPool2D(cell.output_size)),
+    (losses.SmoothL1Loss, "smooth_l1_loss", lambda cell: ops.SmoothL1Loss(cell.beta)),
+    # The loss-scale cells' overflow and scale-update logic.
+    *[(loss_scale.DynamicLossScaleUpdateCell, name, lambda cell, make=make: make())
+      for name, make in (("select", ops.Select), ("max", ops.Maximum), ("reciprocal", ops.Reciprocal),
+                         ("less_equal", ops.LessEqual), ("logic_and", ops.LogicalAnd),
+                         ("logic_not", ops.LogicalNot), ("logic_or", ops.LogicalOr))],
+    *[(loss_scale.TrainOneStepWithLossScaleCell, name, lambda cell, make=make: make())
+      for name, make in (("reduce_sum", ops.ReduceSum), ("reduce_all", ops.ReduceAll),
+                         ("less_equal", ops.LessEqual), ("equal", ops.Equal), ("logic_not", ops.LogicalNot))],
 ]
 
 

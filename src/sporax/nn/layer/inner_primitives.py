@@ -1,8 +1,10 @@
-"""The Primitive objects MindSpore's layers hold as attributes (``LayerNorm.layer_norm``, ``Conv2d.conv2d``).
+"""The Primitive objects MindSpore's Cells hold as attributes (``LayerNorm.layer_norm``, ``Conv2d.conv2d``,
+``MaxPool2d.max_pool``, a loss's ``reduce_mean``, an optimizer's ``opt``).
 
 sporax's layers compute through the op table's kernels directly, but libraries subclass MindSpore's
 layers and call these attributes in their own ``construct`` (mindcv's ``ConvNextLayerNorm`` calls
-``self.layer_norm(x, self.gamma, self.beta)``; its ``StdConv2d`` calls ``self.conv2d(x, w)``). Each
+``self.layer_norm(x, self.gamma, self.beta)``; its ``StdConv2d`` calls ``self.conv2d(x, w)``) or shard
+them (FCN8s' parallel path: ``nn.MaxPool2d(...).max_pool.shard(...)``). Each
 is an ``InnerPrimitive`` on the layer class, all listed in ``LAYER_PRIMITIVES`` below: the Primitive is
 built from the layer's own settings on first access, so it computes exactly what the layer does, and
 layers that nobody reaches into pay nothing.
@@ -46,6 +48,11 @@ class InnerPrimitive:
         return primitive
 
 
+def _plain(layer, **makers):
+    """Rows for Primitives that take no setting from the layer: ``attribute=make``."""
+    return [(layer, name, lambda cell, make=make: make()) for name, make in makers.items()]
+
+
 # (layer class, attribute, Primitive made from the layer's settings), as MindSpore 2.10's layers hold them.
 LAYER_PRIMITIVES = [
     (normalization.LayerNorm, "layer_norm",
@@ -54,12 +61,10 @@ LAYER_PRIMITIVES = [
     (normalization._BatchNorm, "bn_train", lambda cell: ops.BatchNorm(True, cell.eps, 1.0 - cell._keep)),
     (normalization._BatchNorm, "bn_infer", lambda cell: ops.BatchNorm(False, cell.eps, 1.0 - cell._keep)),
     # The moving-statistics update MindSpore's BatchNorm spells out with its own Primitives.
-    *[(normalization._BatchNorm, name, lambda cell, make=make: make())
-      for name, make in (("shape", ops.Shape), ("reduce_mean", lambda: ops.ReduceMean(keep_dims=True)),
-                         ("square", ops.Square),
-                         ("sqrt", ops.Sqrt), ("cast", ops.Cast), ("dtype", ops.DType), ("reshape", ops.Reshape),
-                         ("sub_mean", ops.Sub), ("sub_var", ops.Sub), ("mul_mean", ops.Mul), ("mul_var", ops.Mul),
-                         ("assign_sub_mean", ops.AssignSub), ("assign_sub_var", ops.AssignSub))],
+    *_plain(normalization._BatchNorm, shape=ops.Shape, reduce_mean=lambda: ops.ReduceMean(keep_dims=True),
+            square=ops.Square, sqrt=ops.Sqrt, cast=ops.Cast, dtype=ops.DType, reshape=ops.Reshape, sub_mean=ops.Sub,
+            sub_var=ops.Sub, mul_mean=ops.Mul, mul_var=ops.Mul, assign_sub_mean=ops.AssignSub,
+            assign_sub_var=ops.AssignSub),
     (conv.Conv2d, "conv2d", lambda cell: ops.Conv2D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
                                                      cell._pads, cell.stride, cell.dilation, cell.group)),
     (conv.Conv2d, "bias_add", lambda cell: ops.BiasAdd()),
@@ -114,21 +119,12 @@ LAYER_PRIMITIVES = [
     (pooling3d.AvgPool3d, "avg_pool", lambda cell: ops.AvgPool3D(
         cell.kernel_size, cell.stride, cell.pad_mode, cell.padding, cell.ceil_mode, cell.count_include_pad,
         cell.divisor_override)),
-    (embedding.Embedding, "gather", lambda cell: ops.Gather()),
-    (embedding.Embedding, "one_hot", lambda cell: ops.OneHot()),
-    (embedding.Embedding, "array_mul", lambda cell: ops.MatMul()),
-    (embedding.Embedding, "expand", lambda cell: ops.ExpandDims()),
-    (embedding.Embedding, "reshape_flat", lambda cell: ops.Reshape()),
-    (embedding.Embedding, "reshape", lambda cell: ops.Reshape()),
-    (embedding.Embedding, "get_shp", lambda cell: ops.Shape()),
-    (embedding.Embedding, "concat", lambda cell: ops.Concat(0)),
+    *_plain(embedding.Embedding, gather=ops.Gather, one_hot=ops.OneHot, array_mul=ops.MatMul, expand=ops.ExpandDims,
+            reshape_flat=ops.Reshape, reshape=ops.Reshape, get_shp=ops.Shape, concat=lambda: ops.Concat(0)),
     (rnn._RNNBase, "reverse", lambda cell: ops.ReverseV2([0])),
     (rnn._RNNBase, "reverse_sequence", lambda cell: ops.ReverseSequence(0, 1)),
     # Every loss's reduction helpers (``LossBase.get_loss`` in MindSpore).
-    (loss_base.LossBase, "reduce_mean", lambda cell: ops.ReduceMean()),
-    (loss_base.LossBase, "reduce_sum", lambda cell: ops.ReduceSum()),
-    (loss_base.LossBase, "mul", lambda cell: ops.Mul()),
-    (loss_base.LossBase, "cast", lambda cell: ops.Cast()),
+    *_plain(loss_base.LossBase, reduce_mean=ops.ReduceMean, reduce_sum=ops.ReduceSum, mul=ops.Mul, cast=ops.Cast),
     (losses.SoftmaxCrossEntropyWithLogits, "softmax_cross_entropy", lambda cell: ops.SoftmaxCrossEntropyWithLogits()),
     (losses.SoftmaxCrossEntropyWithLogits, "sparse_softmax_cross_entropy",
      lambda cell: ops.SparseSoftmaxCrossEntropyWithLogits()),
@@ -153,13 +149,10 @@ LAYER_PRIMITIVES = [
     (pooling.AdaptiveAvgPool2d, "adaptive_avgpool2d", lambda cell: ops.AdaptiveAvgPool2D(cell.output_size)),
     (losses.SmoothL1Loss, "smooth_l1_loss", lambda cell: ops.SmoothL1Loss(cell.beta)),
     # The loss-scale cells' overflow and scale-update logic.
-    *[(loss_scale.DynamicLossScaleUpdateCell, name, lambda cell, make=make: make())
-      for name, make in (("select", ops.Select), ("max", ops.Maximum), ("reciprocal", ops.Reciprocal),
-                         ("less_equal", ops.LessEqual), ("logic_and", ops.LogicalAnd),
-                         ("logic_not", ops.LogicalNot), ("logic_or", ops.LogicalOr))],
-    *[(loss_scale.TrainOneStepWithLossScaleCell, name, lambda cell, make=make: make())
-      for name, make in (("reduce_sum", ops.ReduceSum), ("reduce_all", ops.ReduceAll),
-                         ("less_equal", ops.LessEqual), ("equal", ops.Equal), ("logic_not", ops.LogicalNot))],
+    *_plain(loss_scale.DynamicLossScaleUpdateCell, select=ops.Select, max=ops.Maximum, reciprocal=ops.Reciprocal,
+            less_equal=ops.LessEqual, logic_and=ops.LogicalAnd, logic_not=ops.LogicalNot, logic_or=ops.LogicalOr),
+    *_plain(loss_scale.TrainOneStepWithLossScaleCell, reduce_sum=ops.ReduceSum, reduce_all=ops.ReduceAll,
+            less_equal=ops.LessEqual, equal=ops.Equal, logic_not=ops.LogicalNot),
 ]
 
 
@@ -178,6 +171,7 @@ def _avg_pool_2d(cell):
     return ops.AvgPool3D((1,) + cell._kernel, (1,) + cell._stride, "pad", (0, 0) + tuple(
         size for size in cell._padding for _ in range(2)), cell.ceil_mode, cell.count_include_pad,
         cell.divisor_override or 0)
+
 
 for _layer, _name, _build in LAYER_PRIMITIVES:
     _descriptor = InnerPrimitive(_build)

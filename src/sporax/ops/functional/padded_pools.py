@@ -197,7 +197,8 @@ def max_pool_3d(x, kernel_size=1, strides=1, pad_mode="VALID", pad=0, ceil_mode=
 def avg_pool_3d(x, kernel_size=1, strides=1, pad_mode="valid", pad=0, ceil_mode=False, count_include_pad=True,
                 divisor_override=0, data_format="NCDHW"):
     """3-d average pooling of an (N, C, D, H, W) input, padded by ``pad_mode`` (``ops.AvgPool3D``'s op): 'same'
-    and 'pad' follow ``count_include_pad`` (whole kernel, or the input's elements only); ``divisor_override`` replaces both."""
+    and 'pad' follow ``count_include_pad`` (whole kernel, or the input's elements only); ``divisor_override``
+    replaces both."""
     check_channels_first("AvgPool3D", data_format, "NCDHW")
     kernel = pool_window("AvgPool3D", "kernel_size", kernel_size, 3)
     steps = pool_window("AvgPool3D", "strides", strides, 3)

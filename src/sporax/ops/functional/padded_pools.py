@@ -1,8 +1,8 @@
 """The ops of MindSpore's pooling Primitives, whose padding is a mode: ``MaxPool``/``AvgPool`` (TensorFlow's
 'same'/'valid') and ``MaxPool3D``/``AvgPool3D`` ('valid', 'same' or 'pad' with ``pad_list``/``pad``).
 
-'same' pads so the output is ``ceil(size / stride)``, the odd row at the high end, and an average then
-counts the input's elements only. These are op-table entries whose Primitive is hand-written in
+'same' pads so the output is ``ceil(size / stride)``, the odd row at the high end; ``AvgPool`` then counts
+the input's elements only, ``AvgPool3D`` the whole kernel unless ``count_include_pad`` is False (MindSpore 2.10). These are op-table entries whose Primitive is hand-written in
 ``ops.operations.nn_ops`` (it checks its attributes when built); MindSpore has no functional name for them.
 
 Example:

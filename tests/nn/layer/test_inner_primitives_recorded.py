@@ -173,3 +173,15 @@ def test_loss_reduction_primitives():
     labels = Tensor(np.array([0, 3, 4, 1], np.int32))
     np.testing.assert_allclose(cross.sparse_softmax_cross_entropy(logits, labels).asnumpy(),
                                cross(logits, labels).asnumpy(), rtol=1e-5)
+
+
+def test_avg_pool3d_same_follows_count_include_pad_as_recorded():
+    # AvgPool3d's Primitive: MindSpore 2.10 CPU, ops.AvgPool3D(3, 2, 'same') on arange(64) / 8 as (1, 1, 4, 4, 4).
+    x = Tensor((np.arange(64, dtype=np.float32) / 8).reshape(1, 1, 4, 4, 4))
+    whole_kernel = [2.625, 1.875, 2.25, 1.5833334, 3.75, 2.5833333, 2.8333333, 1.9444444]
+    input_only = [2.625, 2.8125, 3.375, 3.5625, 5.625, 5.8125, 6.375, 6.5625]
+    np.testing.assert_allclose(ops.AvgPool3D(3, 2, "same")(x).asnumpy().ravel(), whole_kernel, rtol=1e-6)
+    np.testing.assert_allclose(ops.AvgPool3D(3, 2, "same", count_include_pad=False)(x).asnumpy().ravel(), input_only,
+                               rtol=1e-6)
+    cell = nn.AvgPool3d(3, 2, "same")
+    np.testing.assert_allclose(cell.avg_pool(x).asnumpy().ravel(), whole_kernel, rtol=1e-6)

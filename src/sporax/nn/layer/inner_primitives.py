@@ -157,6 +157,7 @@ LAYER_PRIMITIVES = [
 
 
 def _max_pool_2d(cell):
+    """MaxPool2d's ``max_pool``: ``MaxPool`` for 'same'/'valid', ``MaxPool3DWithArgmax`` for 'pad'."""
     if cell.pad_mode != "PAD":
         return ops.MaxPool(cell._kernel, cell._stride, cell.pad_mode, cell.format)
     # MindSpore 2.10's padded MaxPool2d pools (N, C, 1, H, W) through the 3-D form with indices.
@@ -165,6 +166,7 @@ def _max_pool_2d(cell):
 
 
 def _avg_pool_2d(cell):
+    """AvgPool2d's ``avg_pool``: ``AvgPool`` for 'same'/'valid', ``AvgPool3D`` for 'pad'."""
     if cell.pad_mode != "PAD":
         return ops.AvgPool(cell._kernel, cell._stride, cell.pad_mode, cell.format)
     # MindSpore 2.10's padded AvgPool2d pools (N, C, 1, H, W) through the 3-D form.

@@ -87,6 +87,13 @@ def test_cells_hold_the_primitives_mindspore_records(make, recorded):
         assert type(getattr(cell, name)) is getattr(ops, class_name), (type(cell).__name__, name)
 
 
+def test_three_d_convolutions_lack_the_two_d_primitives():
+    # MindSpore 2.10: "AttributeError: The 'Conv3d' object has no attribute 'conv2d'."
+    with pytest.raises(AttributeError, match=r"^The 'Conv3d' object has no attribute 'conv2d'\.$"):
+        nn.Conv3d(3, 4, 3).conv2d
+    assert not hasattr(nn.Conv3dTranspose(3, 4, 3), "conv2d_transpose")
+
+
 def test_recorded_settings_of_the_primitives():
     # MindSpore's Conv2dTranspose holds the backprop form: its out_channel is the layer's in_channels.
     assert nn.Conv2dTranspose(3, 4, 3).conv2d_transpose.attrs["out_channel"] == 3

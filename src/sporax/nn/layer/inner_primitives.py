@@ -10,6 +10,7 @@ built from the layer's own settings on first access, so it computes exactly what
 layers that nobody reaches into pay nothing.
 """
 from sporax import ops
+from sporax.nn import cell_registry
 from sporax.nn.layer import (activation, basic, conv, conv3d, embedding, math_cells, normalization, pooling,
                              pooling3d, rnn)
 from sporax.nn.loss import base as loss_base, losses
@@ -24,7 +25,8 @@ class InnerPrimitive:
     assigns its own object under the same name (a Primitive, a child Cell, a Parameter) replaces it.
 
     Args:
-        build (Callable[[Cell], Primitive]): makes the Primitive from the layer's settings.
+        build (Callable[[Cell], Primitive]): makes the Primitive from the layer's settings; None where a
+            subclass lacks what its base holds (MindSpore's Conv3d has no ``conv2d``).
     """
 
     def __init__(self, build):
@@ -43,6 +45,8 @@ class InnerPrimitive:
             members = state.get(registry)
             if members is not None and self.name in members:
                 return members[self.name]
+        if self.build is None:
+            raise cell_registry.missing_attribute_error(cell, self.name)
         primitive = self.build(cell)
         cell.__dict__[self.name] = primitive
         return primitive
@@ -100,6 +104,8 @@ LAYER_PRIMITIVES = [
     (conv.Conv1d, "shape", lambda cell: ops.Shape()),
     (conv3d.Conv3d, "conv3d", lambda cell: ops.Conv3D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
                                                       cell._pads, cell.stride, cell.dilation, cell.group)),
+    (conv3d.Conv3d, "conv2d", None),
+    (conv3d.Conv3dTranspose, "conv2d_transpose", None),
     (conv3d.Conv3d, "shape", lambda cell: ops.Shape()),
     (conv3d.Conv3d, "concat", lambda cell: ops.Concat(1)),
     (conv3d.Conv3d, "split_0", lambda cell: ops.Split(0, cell.group)),

@@ -63,6 +63,10 @@ RECORDED = [
     (lambda: nn.Adagrad(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyAdagrad"}),
     (lambda: nn.Adadelta(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyAdadelta"}),
     (lambda: nn.AdaMax(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyAdaMax"}),
+    (lambda: nn.FTRL(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyFtrl", "sparse_opt": "SparseApplyFtrl"}),
+    (lambda: nn.ProximalAdagrad(_PARAMS), {"assignadd": "AssignAdd", "opt": "ApplyProximalAdagrad",
+                                           "sparse_opt": "SparseApplyProximalAdagrad"}),
+    (nn.DiceLoss, dict(_LOSS, reshape="Reshape")),
     (lambda: nn.ELU(0.5), {"elu": "Elu"}), (nn.PReLU, {"prelu": "PReLU"}), (nn.Mish, {"mish": "Mish"}),
     (lambda: nn.Dropout2d(0.3), {"dropout2d": "Dropout2D"}),
     (lambda: nn.Pad(((0, 0), (1, 2))), {"pad": "Pad"}),
@@ -100,6 +104,8 @@ def test_recorded_settings_of_the_primitives():
     assert nn.BatchNorm2d(4).reduce_mean.keep_dims and not nn.MSELoss().reduce_mean.keep_dims
     assert nn.Conv3d(4, 4, 3, group=2).split_1.output_num == 2
     assert nn.LSTM(3, 4).reverse_sequence.batch_dim == 1
+    sparse_ftrl = nn.FTRL(_PARAMS).sparse_opt  # MindSpore: lr 0.001, l1 0.0, l2 0.0, lr_power -0.5
+    assert (sparse_ftrl.lr, sparse_ftrl.l1, sparse_ftrl.l2, sparse_ftrl.lr_power) == pytest.approx((0.001, 0, 0, -0.5))
     assert nn.Adam(_PARAMS, use_nesterov=True).opt.use_nesterov
     assert nn.ELU(0.5).elu.alpha == 0.5 and nn.Dropout2d(0.3).dropout2d.keep_prob == pytest.approx(0.7)
     assert nn.OneHot(axis=0, depth=3).onehot.axis == 0 and nn.SmoothL1Loss(beta=0.5).smooth_l1_loss.beta == 0.5

@@ -13,8 +13,8 @@ from sporax import ops
 from sporax.nn import cell_registry
 from sporax.nn.layer import (activation, basic, conv, conv3d, embedding, math_cells, normalization, pooling,
                              pooling3d, rnn)
-from sporax.nn.loss import base as loss_base, losses
-from sporax.nn.optim import adamax_adadelta, adaptive, momentum
+from sporax.nn.loss import base as loss_base, losses, segmentation_losses
+from sporax.nn.optim import adamax_adadelta, adaptive, ftrl, momentum, proximal_rprop_asgd
 from sporax.nn.wrap import loss_scale
 
 
@@ -146,6 +146,13 @@ LAYER_PRIMITIVES = [
     (adaptive.Adagrad, "opt", lambda cell: ops.ApplyAdagrad(cell.update_slots)),
     (adamax_adadelta.Adadelta, "opt", lambda cell: ops.ApplyAdadelta()),
     (adamax_adadelta.AdaMax, "opt", lambda cell: ops.ApplyAdaMax()),
+    (ftrl.FTRL, "opt", lambda cell: ops.ApplyFtrl(cell.use_locking)),
+    # FTRL takes one fixed rate (no schedule): the sparse form holds it, as MindSpore's does.
+    (ftrl.FTRL, "sparse_opt", lambda cell: ops.SparseApplyFtrl(
+        float(cell.learning_rate.asnumpy()), cell.l1, cell.l2, cell.lr_power, cell.use_locking)),
+    (proximal_rprop_asgd.ProximalAdagrad, "opt", lambda cell: ops.ApplyProximalAdagrad()),
+    (proximal_rprop_asgd.ProximalAdagrad, "sparse_opt", lambda cell: ops.SparseApplyProximalAdagrad()),
+    (segmentation_losses.DiceLoss, "reshape", lambda cell: ops.Reshape()),
     (activation.ELU, "elu", lambda cell: ops.Elu(cell.alpha)),
     (activation.PReLU, "prelu", lambda cell: ops.PReLU()),
     (activation.Mish, "mish", lambda cell: ops.Mish()),

@@ -189,3 +189,28 @@ def test_cosine_and_warmup_rates_are_mindspores_float32_values():
     for name, (schedule, values) in recorded.items():
         rates = [schedule(Tensor(np.array(step, np.int32))).asnumpy() for step in range(1, 7)]
         np.testing.assert_array_equal(np.array(rates, np.float32), np.array(values, np.float32), err_msg=name)
+
+
+def test_compiled_train_step_past_a_rate_list_keeps_the_last_rate_where_mindspore_raises():
+    # Pinned difference. MindSpore 2.10 (CPU, Graph and PyNative alike) runs these two steps as here (losses 4.0 and
+    # 0.64, weights 0.6 then 0.548), and the third call raises "RuntimeError: For 'Gather', the 'input_indices'
+    # should be in the range [0, 2), but got 2, error_code[58]" with the weights and global_step ([2]) left as they
+    # were. sporax's compiled step cannot raise on the step's value without a host read each step (an in-program
+    # callback error would lose the donated state), so it trains on with the last rate.
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    optimizer = nn.Momentum(net.trainable_params(), [0.1, 0.01], 0.9)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), optimizer)
+    x, y = Tensor(np.ones((2, 2), np.float32)), Tensor(np.zeros((2, 1), np.float32))
+    weight, bias, moments = np.ones((1, 2)), np.zeros(1), [np.zeros((1, 2)), np.zeros(1)]
+    for rate, recorded in zip([0.1, 0.01, 0.01], [(4.0, 0.6), (0.64, 0.548), (None, None)]):
+        prediction = np.ones((2, 2)) @ weight.T + bias
+        gradients = [prediction.T @ np.ones((2, 2)), prediction.sum(0)]  # d mean(prediction ** 2)
+        moments = [0.9 * moment + gradient for moment, gradient in zip(moments, gradients)]
+        weight, bias = weight - rate * moments[0], bias - rate * moments[1]
+        loss = float(step(x, y).asnumpy())
+        assert loss == pytest.approx(float(np.mean(prediction ** 2)), rel=1e-5)
+        if recorded[0] is not None:
+            assert loss == pytest.approx(recorded[0], rel=1e-5)
+            assert float(net.weight.asnumpy()[0, 0]) == pytest.approx(recorded[1], rel=1e-5)
+        np.testing.assert_allclose(net.weight.asnumpy(), weight, rtol=1e-5)
+    assert int(optimizer.global_step.asnumpy()[0]) == 3

@@ -1,8 +1,8 @@
 """The ops of MindSpore's pooling Primitives, whose padding is a mode: ``MaxPool``/``AvgPool`` (TensorFlow's
 'same'/'valid') and ``MaxPool3D``/``AvgPool3D`` ('valid', 'same' or 'pad' with ``pad_list``/``pad``).
 
-'same' pads so the output is ``ceil(size / stride)``, the odd row at the high end, and an average then
-counts the input's elements only. These are op-table entries whose Primitive is hand-written in
+'same' pads so the output is ``ceil(size / stride)``, the odd row at the high end; ``AvgPool`` then counts
+the input's elements only, ``AvgPool3D`` the whole kernel unless ``count_include_pad`` is False (MindSpore 2.10). These are op-table entries whose Primitive is hand-written in
 ``ops.operations.nn_ops`` (it checks its attributes when built); MindSpore has no functional name for them.
 
 Example:
@@ -123,8 +123,9 @@ def _pool3d_reference(average):
             pads = _same_or_valid(x.shape[-3:], kernel, steps, pad_mode)
             if not average:
                 return _numpy_pool(x, kernel, steps, pads, np.max, 3)
-            return _numpy_pool(x, kernel, steps, pads, None, 3, divisor=lambda starts: divisor_override or np.prod(
-                [min(start + k, size) - max(start, 0) for start, k, size in zip(starts, kernel, x.shape[-3:])]))
+            return _numpy_pool(x, kernel, steps, pads, None, 3, divisor=lambda starts: divisor_override or (
+                np.prod(kernel) if count_include_pad else np.prod(
+                    [min(start + k, size) - max(start, 0) for start, k, size in zip(starts, kernel, x.shape[-3:])])))
         padding = (pad,) * 3
         pads = [(p, p) for p in padding]
         if not average:
@@ -144,7 +145,9 @@ def _pool3d_samples(average):
         samples = [Sample((x,), {"kernel_size": 2, "strides": 2}),
                    Sample((x,), {"kernel_size": (2, 3, 2), "strides": 2, "pad_mode": "same"}),
                    Sample((x,), padded)]
-        if average:
+        if average:  # 'same' counts the input's elements only without count_include_pad
+            samples.append(Sample((x,), {"kernel_size": 3, "strides": 2, "pad_mode": "same",
+                                         "count_include_pad": False}))
             samples.append(Sample((x,), {"kernel_size": 2, "strides": 1, "divisor_override": 3}))
         return samples
     return make
@@ -194,7 +197,8 @@ def max_pool_3d(x, kernel_size=1, strides=1, pad_mode="VALID", pad=0, ceil_mode=
 def avg_pool_3d(x, kernel_size=1, strides=1, pad_mode="valid", pad=0, ceil_mode=False, count_include_pad=True,
                 divisor_override=0, data_format="NCDHW"):
     """3-d average pooling of an (N, C, D, H, W) input, padded by ``pad_mode`` (``ops.AvgPool3D``'s op): 'same'
-    counts the input's elements only; 'pad' follows ``count_include_pad``; ``divisor_override`` replaces both."""
+    and 'pad' follow ``count_include_pad`` (whole kernel, or the input's elements only); ``divisor_override``
+    replaces both."""
     check_channels_first("AvgPool3D", data_format, "NCDHW")
     kernel = pool_window("AvgPool3D", "kernel_size", kernel_size, 3)
     steps = pool_window("AvgPool3D", "strides", strides, 3)
@@ -204,4 +208,6 @@ def avg_pool_3d(x, kernel_size=1, strides=1, pad_mode="valid", pad=0, ceil_mode=
         return _avg_pool_kernel(x, kernel, steps, padding, pads, bool(ceil_mode), bool(count_include_pad),
                                 divisor_override)
     pads = _mode_pads("AvgPool3D", x, kernel, steps, pad_mode, pad, ceil_mode, 3)
+    if count_include_pad:  # MindSpore 2.10 divides 'same' windows by the whole kernel then
+        return _avg_pool_kernel(x, kernel, steps, (0, 0, 0), pads, False, True, divisor_override)
     return _avg_pool_kernel(x, kernel, steps, (1, 1, 1), pads, True, False, divisor_override)

@@ -33,12 +33,26 @@ def _kind(value):
     return "value:" + type(value).__name__
 
 
+def _annotation(annotation):
+    if annotation is inspect.Signature.empty or isinstance(annotation, str):
+        return annotation
+    if isinstance(annotation, type):
+        return annotation.__qualname__
+    return re.sub(r"(?:\w+\.)+(\w+)", r"\1", str(annotation))
+
+
 def _signature(value):
     if isinstance(value, types.ModuleType) or not callable(value):
         return None
     try:
+        signature = inspect.signature(value)
+        # An annotation prints with its class's module, which the compat hook renames (``mindspore.common.tensor``
+        # once it is installed): keep the class name alone.
+        signature = signature.replace(parameters=[parameter.replace(annotation=_annotation(parameter.annotation))
+                                                  for parameter in signature.parameters.values()],
+                                      return_annotation=_annotation(signature.return_annotation))
         # Default values print with their address (``<function f at 0x7f...>``): drop it.
-        return re.sub(r" at 0x[0-9a-f]+", "", str(inspect.signature(value)))
+        return re.sub(r" at 0x[0-9a-f]+", "", str(signature))
     except (TypeError, ValueError):
         return None
 

@@ -108,6 +108,9 @@ def inplace_index_add(var, indices, updates, axis):
     if indices.ndim != 1:
         raise TypeError(f"For 'inplace_index_add', 'indices' must be a 1-D int Tensor, but got shape "
                         f"{tuple(indices.shape)}.")
+    if var.ndim == 0:
+        raise ValueError(f"For primitive[InplaceIndexAdd], the attribute[var rank] must be equal to "
+                         f"{updates.ndim}, but got 0: 'var' must have the rank of 'updates'.")
     axis = int(axis) % var.ndim
     expected = var.shape[:axis] + (indices.shape[0],) + var.shape[axis + 1:]
     if tuple(updates.shape) != expected:

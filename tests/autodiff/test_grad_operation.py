@@ -150,3 +150,20 @@ def test_keyword_inputs_are_numbered_after_the_positional_ones():
     _check(ops.GradOperation()(KeywordOnly())(a=a, b=b), [6.0, 15.0])
     net = KeywordOnly()
     _check(ops.GradOperation(get_by_list=True)(net, net.w)(a=a, b=b), [3.0, 10.0])
+
+
+class PositionalAndKeywords(Cell):
+    def construct(self, x, y, **kwargs):
+        return x * y + kwargs["a"] * 2.0 + kwargs["b"] * 3.0
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_get_all_gives_keyword_tensor_gradients_after_the_positional_ones(mode):
+    # MindSpore 2.10 (both modes): the keyword Tensors' gradients follow the positional ones in call order
+    # (b before a here); an int or float input, positional or keyword, has none
+    ms.set_context(mode=mode)
+    grad_all = ops.GradOperation(get_all=True)(PositionalAndKeywords())
+    _check(grad_all(tensor(5.0), 3, b=tensor(2.0), a=tensor(1.0)), (3.0, 3.0, 2.0))
+    _check(grad_all(tensor(5.0), tensor(3.0), b=tensor(2.0), c=4, a=tensor(1.0)), (3.0, 5.0, 3.0, 2.0))
+    _check(grad_all(tensor(5.0), tensor(3.0), a=1.0, b=tensor(2.0)), (3.0, 5.0, 3.0))
+    ms.set_context(mode=ms.PYNATIVE_MODE)

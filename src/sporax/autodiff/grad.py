@@ -110,7 +110,7 @@ class GradFunction:
                 raise TypeError(f"For '{self.api}' with sens_param=True, the last positional input must be the "
                                 "sensitivity (the gradient of the output), but no input was given.")
             args, sens = args[:-1], args[-1]
-        if kwargs and not self.all_positions and any(position >= len(args) for position in self.positions or ()):
+        if kwargs and (self.all_positions or any(position >= len(args) for position in self.positions or ())):
             return self._with_keyword_inputs(args, kwargs, sens)
         positions = tuple(range(len(args))) if self.all_positions else self.positions
         position_mode = self.position_mode
@@ -188,7 +188,8 @@ class GradFunction:
     def _with_keyword_inputs(self, args, kwargs, sens):
         """MindSpore numbers keyword inputs after the positional ones (in call order): a position past
         the positional inputs names a keyword input, e.g. ``GradOperation()(net)(a=x, b=y)`` (a net
-        with keyword-only inputs) differentiates with respect to ``a``."""
+        with keyword-only inputs) differentiates with respect to ``a``, and ``get_all`` gives the keyword
+        Tensors' gradients after the positional ones (a keyword int or float, like a positional one, has none)."""
         names = tuple(kwargs)
         key = (len(args), names)
         cache = self.__dict__.setdefault("_keyword_functions", {})
@@ -201,7 +202,8 @@ class GradFunction:
             with_keywords.__qualname__ = getattr(fn, "__qualname__", None) or type(fn).__name__
             function = GradFunction(with_keywords, self.positions, self.position_mode, self.weights,
                                     self.weight_mode, has_aux=self.has_aux, return_ids=self.return_ids,
-                                    sens_param=self.sens_param, get_value=self.get_value, api=self.api)
+                                    sens_param=self.sens_param, get_value=self.get_value,
+                                    all_positions=self.all_positions, api=self.api)
             cache[key] = function
         values = args + tuple(kwargs.values())
         return function(*values) if sens is None else function(*values, sens)

@@ -26,6 +26,10 @@ CASES = [
     ("arange_float_steps_exact", lambda: ops.arange(0, 1, 0.1), np.arange(0, 1, 0.1), mstype.float32),
     ("arange_int_dtype_float64", lambda: ops.arange(3, dtype=mstype.float64), np.arange(3.0), mstype.float64),
     ("range_float", lambda: ops.range(0.0, 5.0, 2.0), np.array([0.0, 2.0, 4.0]), mstype.float32),
+    # MindSpore 2.10 recorded: integer Tensor bounds of different widths give an Int64 range
+    ("range_int_tensors_mixed_widths",
+     lambda: ops.range(Tensor(0, mstype.int64), Tensor(4, mstype.int32), Tensor(1, mstype.int32)), np.arange(4),
+     mstype.int64),
     ("linspace_single", lambda: ops.linspace(2, 5, 1), np.array([2.0]), mstype.float32),
     ("linspace_float64_tensors", lambda: ops.linspace(Tensor(0.0, mstype.float64), Tensor(1.0, mstype.float64), 3),
      np.linspace(0, 1, 3), mstype.float64),
@@ -69,6 +73,10 @@ def test_creation_under_jit_uses_static_shapes():
     (lambda: ops.linspace(0, 1, 0), ValueError, "steps"),
     (lambda: ops.tuple_to_array(()), TypeError, "tuple_to_array"),
     (lambda: ops.range(0, 10, 1, maxlen=5), ValueError, "maxlen"),
+    # MindSpore 2.10's message (SimCLR's NT-Xent loss calls range(Tensor(0.0), Tensor(n, int32), Tensor(1.0)))
+    (lambda: ops.range(Tensor(0.0), Tensor(4, mstype.int32), Tensor(1.0)), TypeError,
+     r"dtypes of inputs must be the same, but got \(Float32, Int64, Float32\)"),
+    (lambda: ops.range(0.0, 4, 1), TypeError, r"dtypes of inputs must be the same, but got \(Float32, Int64, Int64\)"),
 ])
 def test_creation_errors(call, error, pattern):
     with pytest.raises(error, match=pattern):

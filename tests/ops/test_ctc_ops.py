@@ -57,3 +57,26 @@ def test_ctc_loss_primitive_drops_blank_padding_in_labels(merge, expect):
     unpadded_loss, unpadded_grad = run([[1, 2], [3, 3, 1]])
     np.testing.assert_allclose(loss.asnumpy(), unpadded_loss.asnumpy(), rtol=1e-6)
     np.testing.assert_allclose(grad.asnumpy(), unpadded_grad.asnumpy(), atol=1e-6)
+
+
+def _run_rows(rows, collapse=False):
+    x = Tensor(np.random.default_rng(0).normal(size=(6, 2, 5)).astype(np.float32))
+    indices = np.array([[i, j] for i, row in enumerate(rows) for j in range(len(row))], np.int64)
+    values = np.array([value for row in rows for value in row], np.int32)
+    return ops.CTCLoss(collapse)(x, Tensor(indices), Tensor(values), Tensor(np.array([6, 6], np.int32)))
+
+
+def test_ctc_loss_primitive_negative_values_are_padding():
+    # MindSpore 2.10 (PyNative and GRAPH) reads label values as unsigned: -1 and -7, like the blank 4 above,
+    # end the row; the losses equal those of [[1, 2], [3, 3, 1]].
+    loss, _ = _run_rows([[1, 2, -1, -1], [3, 3, 1, -7]])
+    np.testing.assert_allclose(loss.asnumpy(), [5.352034, 6.266297], rtol=1e-5)
+
+
+@pytest.mark.parametrize("rows, position, value", [([[1, 4, 2], [3]], 2, 2), ([[1, 2], [4, 3, 1]], 1, 3),
+                                                   ([[1, -1, 2], [3]], 2, 2)])
+def test_ctc_loss_primitive_rejects_a_label_after_padding(rows, position, value):
+    # MindSpore 2.10's message (RuntimeError, both modes): the position is within the row.
+    with pytest.raises(RuntimeError, match=rf"For 'CTCLoss', the value of labels_values\[{position}\] must be in "
+                                           rf"the range of \[0, num_classes\), but got {value}\."):
+        _run_rows(rows)

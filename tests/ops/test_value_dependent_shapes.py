@@ -117,3 +117,22 @@ def test_masked_select_gradient_sums_the_selected_sensitivities(mode, dtype):
         np.testing.assert_array_equal(dx.asnumpy(), np.array([4, 6, 8, 10], dtype))
     finally:
         sporax.set_context(mode=sporax.PYNATIVE_MODE)
+
+
+def test_range_of_tensors_made_inside_the_compiled_construct_compiles():
+    # SimCLR's NT-Xent loss: range(Tensor(0, int32), Tensor(n, int32), Tensor(1, int32)) inside construct. MindSpore
+    # folds the constant Tensors (recorded on 2.10 in GRAPH mode: x + range = [1, 2, 3, 4]); sporax reads them as the
+    # constants of the program, with no eager fallback.
+    class Shift(nn.Cell):
+        def construct(self, x):
+            steps = ops.range(Tensor(0, sporax.int32), Tensor(4, sporax.int32), Tensor(1, sporax.int32))
+            return x + ops.cast(steps, sporax.float32)
+
+    sporax.set_context(mode=sporax.GRAPH_MODE)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", EagerFallbackWarning)
+            out = Shift()(Tensor(np.ones(4, np.float32)))
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    np.testing.assert_array_equal(out.asnumpy(), [1.0, 2.0, 3.0, 4.0])

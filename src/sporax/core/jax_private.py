@@ -32,6 +32,29 @@ def is_staged_tracer(value):
     return isinstance(value, _DynamicJaxprTracer)
 
 
+def staged_constant(value):
+    """The value of a staged tracer that is itself a constant of its program (a Tensor made from Python or NumPy
+    values inside a compiled function: ``Tensor(4, mstype.int32)`` in a ``construct``), else None.
+
+    Example:
+        >>> import jax, numpy as np
+        >>> _ = jax.jit(lambda: print(staged_constant(jax.device_put(np.int32(4)))) or 0)()
+        4
+    """
+    if not isinstance(value, _DynamicJaxprTracer):
+        return None
+    try:
+        atom = value.val
+        if isinstance(atom, Literal):
+            return atom.val
+        if getattr(value, "parent", None) is not None:
+            return None
+        constant = value._trace.frame.constvar_to_val.get(atom)
+    except (AttributeError, TypeError):  # another JAX's tracer internals: not known
+        return None
+    return None if constant is None or isinstance(constant, _core.Tracer) else constant
+
+
 def is_forward_mode_tracer(value):
     """Whether ``value`` is a forward-mode (``jax.jvp``) tracer."""
     return type(value) is _ad.JVPTracer

@@ -111,8 +111,9 @@ class CellInternalsMixin:
         return cell
 
     def __del__(self):
+        # ``__class__`` (not the module global, which is None while the interpreter shuts down) names the class
         if "_create_time" in self.__dict__:
-            CellInternalsMixin.total_instance_count -= 1
+            __class__.total_instance_count -= 1
 
     @property
     def create_time(self):

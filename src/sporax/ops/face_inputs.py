@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
 from sporax.ops.op_table import (ANY, COMPLEX, COO, CREATION, CSR, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL,
@@ -79,6 +80,8 @@ READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT
 def concrete(op_name, arg_name, array):
     """The NumPy value of an input an ``eager`` kernel reads on the host (its output shape depends on it), or,
     under a trace, the ``UntraceableError`` that makes the compiled caller run eagerly (naming the op)."""
+    if isinstance(array, jax.core.Tracer) and jax_private.staged_constant(array) is not None:
+        array = jax_private.staged_constant(array)  # a constant of the program being compiled is known
     if isinstance(array, jax.core.Tracer):
         raise UntraceableError(f"'{op_name}' gives an output whose shape depends on the values of '{arg_name}', "
                                "which cannot be compiled (inside ms.jit, GRAPH_MODE or a gradient): the function "
@@ -131,6 +134,9 @@ def static_value(op_name, name, value):
     if isinstance(value, Tensor):
         array = value._value
         if isinstance(array, jax.core.Tracer):
+            # a Tensor made from Python values inside the compiled function is a constant (MindSpore folds it)
+            array = jax_private.staged_constant(array)
+        if array is None:
             raise UntraceableError(f"For '{op_name}', '{name}' must be known when the op is compiled, but got a "
                                    "Tensor computed inside the compiled function; pass a Python value.")
         if array.ndim > 1:  # ``shape=Tensor([[2, 3], [1, 1]])``: rows of tuples

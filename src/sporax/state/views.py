@@ -93,7 +93,9 @@ def record(base, view, select):
     if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead views now and then
         views[:] = [item for item in views if item[0]() is not None]
     key = id(view)
-    reference = weakref.ref(view, lambda _, key=key: (root_of.pop(key, None), _LAYOUT_OF.pop(key, None)))
+    # the layout table is bound now: a view collected at interpreter exit finds the module's globals cleared
+    reference = weakref.ref(view, lambda _, key=key, layouts=_LAYOUT_OF: (root_of.pop(key, None),
+                                                                         layouts.pop(key, None)))
     views.append((reference, select))
     root_of[key] = (reference, entry[0], select)
     if links is EAGER:

@@ -12,6 +12,7 @@ import os
 import jax
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 
@@ -41,6 +42,10 @@ def _concrete(op_name, arg_name, value):
     """A host NumPy value of a Tensor argument that must be static (a shape, a size)."""
     array = value._value if isinstance(value, Tensor) else value
     if isinstance(array, jax.core.Tracer):
+        # a Tensor made from Python values inside the compiled function is a constant (MindSpore folds it)
+        constant = jax_private.staged_constant(array)
+        if constant is not None:
+            return np.asarray(constant)
         raise TracedArgumentError(f"For '{op_name}', '{arg_name}' must be known when the op runs (a Python "
                         "int or tuple), but got a Tensor whose value is being compiled; pass a "
                         "Python value instead.")

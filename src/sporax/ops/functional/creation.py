@@ -240,6 +240,11 @@ def range(start, end, step, maxlen=1000000):
               (("start", start), ("end", end), ("step", step))]
     (start, _), (end, _), (step, _) = values
     any_float = any(is_float for _, is_float in values)
+    if any_float and not all(is_float for _, is_float in values):
+        # MindSpore 2.10 reads each bound as a Float32 or Int64 scalar and takes no mixture (arange does)
+        kinds = ", ".join("Float32" if is_float else "Int64" for _, is_float in values)
+        raise TypeError(f"For 'range', the dtypes of inputs must be the same, but got ({kinds}). Pass start, end "
+                        f"and step all as ints or all as floats.")
     count = _range_values("range", start, end, step)
     if count > maxlen:
         raise ValueError(f"For 'range', the output would have {count} elements, more than 'maxlen' "

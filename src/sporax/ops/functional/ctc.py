@@ -157,8 +157,9 @@ def _dense_labels(indices, values, batch, blank, collapse_repeated):
     rows, columns = indices[:, 0].astype(jnp.int32), indices[:, 1].astype(jnp.int32)
     values = values.astype(jnp.int32)
     # Values of the blank class or above are padding: MindSpore's kernel drops them (a fixed-width label
-    # row padded with the blank, as CRNN's data set writes it, scores as its real labels only).
-    kept = values < blank
+    # row padded with the blank, as CRNN's data set writes it, scores as its real labels only). It reads the
+    # values as unsigned, so a negative padding value (-1) is past the blank too.
+    kept = (values >= 0) & (values < blank)
     if collapse_repeated:
         same_row = jnp.concatenate([jnp.zeros((1,), bool), rows[1:] == rows[:-1]])
         kept = kept & ~(same_row & jnp.concatenate([jnp.zeros((1,), bool), values[1:] == values[:-1]]))
@@ -171,6 +172,23 @@ def _dense_labels(indices, values, batch, blank, collapse_repeated):
     labels = jnp.full((batch, size), blank, jnp.int32).at[rows, columns].set(values, mode="drop")
     lengths = jax.ops.segment_sum(kept.astype(jnp.int32), rows, batch)
     return labels, lengths
+
+
+def _check_label_padding(x, labels_indices, labels_values, sequence_length, **settings):
+    """MindSpore's CPU kernel rejects a real label after padding (a value outside ``[0, num_classes - 1)``) in
+    its row: the padding must end the row. Concrete labels are checked here; a compiled caller's are not."""
+    if any(isinstance(array, jax.core.Tracer) for array in (x, labels_indices, labels_values)):
+        return
+    blank = x.shape[-1] - 1
+    padded_rows, positions = set(), {}
+    for row, value in zip(np.asarray(labels_indices)[:, 0].tolist(), np.asarray(labels_values).tolist()):
+        position = positions[row] = positions.get(row, -1) + 1
+        if not 0 <= value < blank:
+            padded_rows.add(row)
+        elif row in padded_rows:
+            raise RuntimeError(f"For 'CTCLoss', the value of labels_values[{position}] must be in the range of "
+                               f"[0, num_classes), but got {value}. A label row's padding (values outside "
+                               f"[0, {blank}), the blank {blank} included) must come after all its real labels.")
 
 
 def _sparse_ctc_samples(dtype):
@@ -187,7 +205,7 @@ def _sparse_ctc_losses(x, indices, values, sequence_length, collapse, ignore_lon
     steps, batch, classes = x.shape
     rows = [[] for _ in range(batch)]
     for (row, _), value in zip(np.asarray(indices).tolist(), np.asarray(values).tolist()):
-        if value < classes - 1 and not (collapse and rows[row] and rows[row][-1] == value):
+        if 0 <= value < classes - 1 and not (collapse and rows[row] and rows[row][-1] == value):
             rows[row].append(value)
     lengths = np.array([len(row) for row in rows])
     targets = np.array([row + [0] * (max(lengths.max(), 1) - len(row)) for row in rows])
@@ -218,7 +236,7 @@ def _sparse_ctc_reference(x, labels_indices, labels_values, sequence_length, pre
 
 @op(inputs=("x", "labels_indices", "labels_values", "sequence_length"), dtypes=FLOAT,
     input_dtypes={"labels_indices": ANY, "labels_values": ANY, "sequence_length": ANY}, grad_check=False,
-    samples=_sparse_ctc_samples, reference=_sparse_ctc_reference)
+    value_check=_check_label_padding, samples=_sparse_ctc_samples, reference=_sparse_ctc_reference)
 def ctc_loss_and_gradient(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
                           ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
     """``CTCLoss``: ``(loss, gradient)``, the CTC loss of logits ``x`` (max_time, batch, num_classes; blank = the

@@ -1,5 +1,6 @@
 """``op_table.primitive_named``: a MindSpore Primitive name (as MindIR stores it) resolves to sporax's class, and
-MindSpore 2.x's Ext/scalar Primitives compute what their functional ops compute; a Primitive's attributes and io names."""
+MindSpore 2.x's Ext/scalar Primitives compute what their functional ops compute; a Primitive's attributes and
+io names."""
 import numpy as np
 import pytest
 

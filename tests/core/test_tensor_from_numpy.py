@@ -49,3 +49,19 @@ def test_an_update_of_the_tensor_does_not_reach_the_array():
     tensor += 1
     np.testing.assert_array_equal(tensor.asnumpy(), [1, 1, 1, 1])
     np.testing.assert_array_equal(array, [0, 0, 0, 0])
+
+
+def test_asnumpy_returns_a_copy_where_mindspore_shares_memory_difference():
+    # Named difference. MindSpore 2.10 (CPU, /tmp/semantics22-x/share.py): asnumpy() returns a writable view of the
+    # Tensor's memory (owndata False): writing a[0] = 10 gives the Tensor (and a Parameter, and later ops) 10.
+    # sporax's values are immutable jax.Arrays, rebound rather than written in place: a Parameter's buffer is
+    # donated to each compiled step, which a live view of it would silently block (a copy per step) while the view
+    # kept showing the old step's values; other Tensors, compiled constants and pending results may share the
+    # buffer. So asnumpy() copies, and writes to the copy stay in NumPy.
+    tensor = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    parameter = ms.Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="p")
+    for owner in (tensor, parameter):
+        array = owner.asnumpy()
+        assert array.flags.writeable and array.flags.owndata
+        array[0] = 10
+        assert owner.asnumpy()[0] == 1.0 and (owner * 1).asnumpy()[0] == 1.0

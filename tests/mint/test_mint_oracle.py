@@ -64,3 +64,14 @@ def test_matches_mindspore(call):
             eval(call, SCOPE)
         return
     _check(eval(call, SCOPE), expected, call)
+
+
+def test_add_and_sub_take_alpha_by_keyword_only():
+    # MindSpore 2.10: mint.add/sub and Tensor.add/sub with a positional alpha raise TypeError ('Failed calling add
+    # with "add(Tensor, Tensor, int)".'); by keyword, x + alpha * y ([7.0, 12.0]) and x - alpha * y ([-5.0, -8.0]).
+    x, y = ms.Tensor(np.array([1.0, 2.0], np.float32)), ms.Tensor(np.array([3.0, 5.0], np.float32))
+    for call in (lambda: mint.add(x, y, 2), lambda: mint.sub(x, y, 2), lambda: x.add(y, 2), lambda: x.sub(y, 2)):
+        with pytest.raises(TypeError):
+            call()
+    assert mint.add(x, y, alpha=2).asnumpy().tolist() == [7.0, 12.0] == x.add(y, alpha=2).asnumpy().tolist()
+    assert mint.sub(x, y, alpha=2).asnumpy().tolist() == [-5.0, -8.0]

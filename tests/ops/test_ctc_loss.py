@@ -35,3 +35,18 @@ def test_ctc_log_alpha_matches_mindspore():
         finite = expect[window] > -1e29
         np.testing.assert_allclose(got[window][finite], expect[window][finite], rtol=1e-5, atol=1e-5)
         assert np.all(got[window][~finite] < -1e29)
+
+
+def test_a_label_equal_to_the_blank_index_is_a_plain_label():
+    # MindSpore 2.10 neither refuses nor drops a target equal to ``blank``: its path goes through that class's row
+    # like any other label (recorded by /tmp/semantics22-x/ctc.py: T=5, N=2, C=4, default_rng(0) log-softmax).
+    logits = np.random.default_rng(0).standard_normal((5, 2, 4)).astype(np.float32)
+    log_probs = Tensor(logits - np.log(np.exp(logits).sum(-1, keepdims=True)))
+    lengths, target_lengths = Tensor(np.array([5, 5], np.int32)), Tensor(np.array([2, 2], np.int32))
+    recorded = [([[0, 2], [3, 1]], 0, [4.197350025177002, 3.992875814437866]),
+                ([[0, 0], [0, 0]], 0, [5.018445014953613, 9.1283540725708]),
+                ([[0, 2], [3, 1]], 3, [3.7417378425598145, 1.9478061199188232])]
+    for targets, blank, expect in recorded:
+        targets = Tensor(np.array(targets, np.int32))
+        loss = nn.CTCLoss(blank=blank, reduction="none")(log_probs, targets, lengths, target_lengths)
+        np.testing.assert_allclose(loss.asnumpy(), expect, rtol=1e-5)  # (ops.ctc_loss: the same values)

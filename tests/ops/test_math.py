@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import scipy.special as special
 
-from sporax import Tensor, ops
+import sporax as ms
+from sporax import Tensor, nn, ops
 from sporax.core import dtype as mstype
 
 RNG = np.random.default_rng(0)
@@ -140,6 +141,28 @@ def test_two_python_numbers_make_a_tensor():
     assert ops.add(2, 3).dtype is mstype.int64
     assert ops.mul(2, 1.5).dtype is mstype.float32
     assert float(ops.mul(2, 1.5).asnumpy()) == 3.0
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_python_float_beside_a_float64_tensor_is_rounded_to_float32_first(mode):
+    # MindSpore 2.10 (CPU, PyNative and GRAPH alike) holds a float operand as a float32 scalar: on Float64 [1.0, 2.0]
+    # ``x + 0.1`` gives [1.1000000014901161, 2.100000001490116]; NumPy floats and complex Tensors alike.
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x + 0.1, 0.1 - x, x / 3.3, ops.mul(x, np.float64(1.1)), ops.pow(x, 0.3), ops.clamp(x, 1.1, 1.7)
+
+    x = Tensor(np.array([1.0, 2.0], np.float64))
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    try:
+        outputs = [output.asnumpy().tolist() for output in Net()(x)]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert outputs == [[1.1000000014901161, 2.100000001490116], [-0.8999999985098839, -1.8999999985098839],
+                       [0.3030303074089731, 0.6060606148179462], [1.100000023841858, 2.200000047683716],
+                       [1.0, 1.2311444235178113], [1.100000023841858, 1.7000000476837158]]
+    assert (Tensor(np.array([1.0], np.complex128)) + 0.1).asnumpy().tolist() == [(1.1000000014901161 + 0j)]
+    # fill values are not operands: they stay exact
+    assert ops.full_like(x, 0.1).asnumpy().tolist() == [0.1, 0.1]
 
 
 # Float dtypes, broadcasting, Python-number operands and gradients of these ops are checked by the

@@ -1,5 +1,6 @@
 """``op_table.primitive_named``: a MindSpore Primitive name (as MindIR stores it) resolves to sporax's class, and
-MindSpore 2.x's Ext/scalar Primitives compute what their functional ops compute."""
+MindSpore 2.x's Ext/scalar Primitives compute what their functional ops compute; a Primitive's attributes and
+io names."""
 import numpy as np
 import pytest
 
@@ -44,3 +45,37 @@ def test_user_data_round_trips_and_a_missing_key_names_itself():
     np.testing.assert_array_equal(cast(payload, payload.dtype).asnumpy(), X)  # the data leaves the op unchanged
     with pytest.raises(RuntimeError, match="no user data under key 'other'"):
         cast.get_user_data("other")
+
+
+class _Custom(ops.PrimitiveWithInfer):
+    """A library's custom Primitive: its io names in ``__init__``, as MindSpore's own older ones."""
+
+    @ops.prim_attr_register
+    def __init__(self, k=2):
+        self.init_prim_io_names(inputs=["x", "y"], outputs=["out"])
+
+
+def test_custom_primitive_io_names_and_attribute_changes_as_mindspore():
+    # Recorded on MindSpore 2.10 (/tmp/semantics22-x/prim_io*.py).
+    custom = _Custom()
+    assert custom.attrs == {"k": 2, "input_names": ["x", "y"], "output_names": ["out"]}
+    assert (custom.input_names, custom.output_names, custom.k) == (["x", "y"], ["out"], 2)
+    assert custom.add_prim_attr("foo", 3) is custom and (custom.foo, custom.attrs["foo"]) == (3, 3)
+    assert custom.add_prim_attr("k", 5).k == 5  # the attribute follows add_prim_attr
+    custom.k = 7
+    assert custom.attrs["k"] == 5  # ... but not the other way round
+    assert custom.del_prim_attr("k") is custom and "k" not in custom.attrs and not hasattr(custom, "k")
+    custom.del_prim_attr("absent")  # nothing to delete: no error
+    custom.attrs["z"] = 1
+    assert custom.z == 1  # an attribute only in attrs reads from there
+    with pytest.raises(AttributeError, match=r"^'_Custom' object has no attribute 'nothing'$"):
+        custom.nothing
+    assert repr(custom) == "Prim[_Custom]<foo=3, z=1>"
+    # names are kept as given (a tuple, a bare string); a plain Primitive has none until it is given them
+    plain = ops.Primitive("Q")
+    assert plain.attrs == {} and not hasattr(plain, "input_names")
+    assert plain.init_prim_io_names(inputs="x", outputs=("y",)) is None
+    assert plain.attrs == {"input_names": "x", "output_names": ("y",)}
+    # MindSpore shadows the method with the recorded value; generated Primitives keep no io names in attrs
+    relu = ops.ReLU()
+    assert relu.recompute() is relu and relu.recompute is True and relu.attrs == {"recompute": True}

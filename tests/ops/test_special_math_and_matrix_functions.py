@@ -119,6 +119,19 @@ def test_matrix_diag_family():
           np.diag(POS))
     close(ops.matrix_diag(t(POS), k=1, padding_value=7), np.diag(POS, 1) + 7 * (1 - np.abs(np.sign(np.diag(POS, 1)))))
     close(ops.MatrixSetDiagV3()(t(np.zeros((3, 3), np.float32)), t(POS), t(np.int32(0))), np.diag(POS))
+    # padding_value as the Primitive's Tensor input (MindSpore 2.10 CPU, /tmp/semantics22-x/mdiag.py)
+    bands, sizes = t(np.array([[8, 9, 0], [1, 2, 3], [0, 4, 5]], np.float32)), (k, t(np.int32(3)), t(np.int32(3)))
+    close(ops.MatrixDiagV3(align="LEFT_RIGHT")(bands, *sizes, t(np.float32(7))), [[1, 8, 7], [4, 2, 9], [7, 5, 3]])
+    with pytest.raises(ValueError, match=r"^For primitive\[MatrixDiagV3\], the rank of 'padding_value' must be equal "
+                                         r"to 0, but got 1\.$"):
+        ops.MatrixDiagV3()(bands, *sizes, t(np.array([7.0], np.float32)))
+    with pytest.raises(TypeError, match=r"^For 'MatrixDiagV3', the dtype of two args should be same, but the dtype of "
+                                        r"first arg Tensor\[Float32\] is not consistent with the dtype of second arg "
+                                        r"Tensor\[Int32\]$"):
+        ops.MatrixDiagV3()(bands, *sizes, t(np.int32(7)))
+    # Named difference: MindSpore refuses a number ("the input[4] should be a Tensor, but got Float32."); sporax's
+    # Primitive takes one as ops.matrix_diag does (the op table's samples pass the setting as a number).
+    close(ops.MatrixDiagV3(align="LEFT_RIGHT")(bands, *sizes, 7.0), [[1, 8, 7], [4, 2, 9], [7, 5, 3]])
 
 
 GRADIENTS = [

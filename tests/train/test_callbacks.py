@@ -4,6 +4,7 @@ import os
 import numpy as np
 import pytest
 
+import sporax
 from sporax import Tensor, nn
 from sporax.core.parameter import Parameter
 from sporax.io import load_checkpoint
@@ -98,6 +99,20 @@ def test_model_checkpoint_names_rotation_and_prefix(tmp_path):
     assert sorted(os.listdir(tmp_path))[-2:] == ["net_1-1_3.ckpt", "net_1-1_4.ckpt"]
     loaded = load_checkpoint(str(tmp_path / "net-3_4.ckpt"))
     np.testing.assert_array_equal(loaded["weight"].asnumpy(), net.weight.asnumpy())
+
+
+def test_model_checkpoint_writes_no_graph_meta_in_graph_mode_mindspore_difference(tmp_path):
+    # Named difference. MindSpore 2.10 (CPU, /tmp/semantics22-x/meta.py) also writes "<prefix>-graph.meta" once,
+    # before the first checkpoint, in GRAPH_MODE only (PyNative writes none): its compiled graph as MindSpore's
+    # internal anf_ir GraphProto, for MindInsight's graph view; no MindSpore API loads it back and nothing in a
+    # training script reads it. sporax's program is XLA's, not that graph: it writes the checkpoints alone.
+    sporax.set_context(mode=sporax.GRAPH_MODE)
+    try:
+        drive(ModelCheckpoint("net", str(tmp_path), CheckpointConfig(save_checkpoint_steps=2)), 1, 2,
+              network=nn.Dense(4, 1))
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    assert sorted(os.listdir(tmp_path)) == ["net-1_2.ckpt"]
 
 
 def test_model_checkpoint_append_info(tmp_path):

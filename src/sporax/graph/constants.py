@@ -6,6 +6,7 @@ import types
 
 from sporax.core.tensor import Tensor
 from sporax.state.discovery import is_cell
+from sporax.state.fallback import python_print
 from sporax.state.arguments import MutableMarker
 from sporax.state.scope import graph_constant_cache
 
@@ -166,7 +167,8 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
                 return function(*args, **kwargs)
             args = tuple(_graph_constant(value) for value in args)
             kwargs = {key: _graph_constant(value) for key, value in kwargs.items()}
-            return _evaluate_once(function, args, kwargs)
+            with python_print():  # it runs at compile time: its prints are not the graph's Print operators
+                return _evaluate_once(function, args, kwargs)
 
         return call
 

@@ -150,6 +150,18 @@ def _as_python_scalar(value):
     return value
 
 
+# MindSpore makes a Python (or NumPy) float operand a float32 scalar before it meets a 64-bit Tensor: ``x + 0.1``
+# on a Float64 ``x`` adds 0.10000000149011612 (recorded on MindSpore 2.10, PyNative and GRAPH alike).
+_WIDE = frozenset((np.dtype(np.float64), np.dtype(np.complex128)))
+
+
+def _single(scalar):
+    """A float scalar rounded to float32, as MindSpore holds it beside a 64-bit Tensor; other scalars as they are."""
+    if type(scalar) is float:
+        return float(np.float32(scalar))
+    return scalar
+
+
 def _is_scalar(value):
     return isinstance(value, numbers.Number) and not isinstance(value, np.ndarray)
 
@@ -177,9 +189,13 @@ def binary_arrays(op_name, input, other, input_name="input", other_name="other")
     if a is not None and b is not None:
         return a, b, a.dtype if a.dtype == b.dtype else promote_types(a.dtype, b.dtype)
     if a is not None:
-        return a, _as_python_scalar(other), scalar_result_dtype(a.dtype, other)
+        dtype = scalar_result_dtype(a.dtype, other)
+        other = _as_python_scalar(other)
+        return a, _single(other) if dtype in _WIDE else other, dtype
     if b is not None:
-        return _as_python_scalar(input), b, scalar_result_dtype(b.dtype, input)
+        dtype = scalar_result_dtype(b.dtype, input)
+        input = _as_python_scalar(input)
+        return _single(input) if dtype in _WIDE else input, b, dtype
     # Two Python numbers: the first becomes a Tensor of MindSpore's default dtype (int -> Int64,
     # float -> Float32) and they promote as Tensor op scalar.
     first = _as_python_scalar(input)
@@ -218,6 +234,8 @@ def promoted_arrays(op_name, names, values):
         dtype = np.dtype(mstype.to_numpy_dtype(mstype.pytype_to_dtype(_python_type(scalars[0]))))
     for scalar in scalars:
         dtype = scalar_result_dtype(dtype, scalar)
+    if dtype in _WIDE and scalars:
+        operands = [_single(operand) for operand in operands]
     return operands, dtype
 
 

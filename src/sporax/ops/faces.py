@@ -158,13 +158,13 @@ def primitive_class(entry, module):
     def setup(self, *values):
         Primitive.__init__(self, name)
         for (attribute, _), value in zip(pairs, values):
-            setattr(self, attribute, value)
-            self.add_prim_attr(attribute, value)
-        self.init_prim_io_names(entry.inputs, ["output"])
+            self.add_prim_attr(attribute, value)  # the attribute and its ``attrs`` entry
+        # MindSpore 2.10's generated Primitives keep no io names in ``attrs``; sporax still offers them.
+        self.input_names, self.output_names = list(entry.inputs), ["output"]
 
     def init_without_attributes(self):
         Primitive.__init__(self, name)
-        self.init_prim_io_names(entry.inputs, ["output"])
+        self.input_names, self.output_names = list(entry.inputs), ["output"]
 
     init_without_attributes.__qualname__ = f"{name}.__init__"  # errors read ``Exp.__init__() takes ...``
 

@@ -26,16 +26,25 @@ class Primitive:
         self.name = name or type(self).__name__
         self.attrs = {}
         self.instance_name = ""
-        self.input_names = None
-        self.output_names = None
 
     def add_prim_attr(self, name, value):
-        """Record attribute ``name``; returns self so calls chain."""
+        """Record attribute ``name`` in ``attrs`` and as the instance's attribute; returns self so calls chain.
+
+        As in MindSpore the instance attribute shadows a method of that name (``recompute()`` records
+        ``recompute``), and assigning the attribute directly later leaves ``attrs`` as it was.
+        """
+        self.__dict__[name] = value
         self.attrs[name] = value
         return self
 
     def del_prim_attr(self, name):
-        self.attrs.pop(name, None)
+        """Remove an attribute ``add_prim_attr`` recorded (from ``attrs`` and the instance); returns self.
+
+        Like MindSpore, a name only one of the two holds is left alone.
+        """
+        if name in self.__dict__ and name in self.attrs:
+            del self.__dict__[name]
+            del self.attrs[name]
         return self
 
     def set_prim_instance_name(self, instance_name):
@@ -43,7 +52,17 @@ class Primitive:
         return self
 
     def init_prim_io_names(self, inputs, outputs):
-        self.input_names, self.output_names = list(inputs), list(outputs)
+        """Record the names of the inputs and outputs as the attributes ``input_names``/``output_names``.
+
+        Custom Primitives call it in ``__init__``; the names are kept as given (MindSpore does not check
+        them) and appear in ``attrs``.
+
+        Args:
+            inputs (list[str]): the inputs' names.
+            outputs (list[str]): the outputs' names.
+        """
+        self.add_prim_attr("input_names", inputs)
+        self.add_prim_attr("output_names", outputs)
 
     def shard(self, in_strategy=None, out_strategy=None):
         """Set how the inputs (and outputs) are split over devices; returns self.
@@ -88,6 +107,14 @@ class Primitive:
                 f"named '{self.name}' (sporax.ops.op_table.PRIMITIVES lists those it has): implement "
                 "__call__ in the Primitive subclass.")
         return entry.call_primitive(self, *args)
+
+    def __getattr__(self, item):
+        # Reached only when ordinary lookup fails: an attribute that is only in ``attrs`` (set through the
+        # dict) reads from there, as MindSpore's does.
+        attrs = self.__dict__.get("attrs")
+        if attrs is not None and item in attrs:
+            return attrs[item]
+        raise AttributeError(f"'{self.__dict__.get('name', type(self).__name__)}' object has no attribute '{item}'")
 
     def __repr__(self):
         # MindSpore's form: Prim[MatMul]<transpose_a=False, transpose_b=False, in_strategy=...>.

@@ -366,3 +366,17 @@ def runtime_print(strict=False):
             _strict_depth[0] -= bool(strict)
             if _print_depth[0] == 0:
                 builtins.print = _original_print
+
+
+@contextlib.contextmanager
+def python_print():
+    """Inside a trace, ``print`` as Python's own for a while: a constexpr function runs while the graph is
+    compiled, so MindSpore prints its ``print`` once then, as Python writes it, never when the program runs."""
+    with _print_lock:
+        saved = builtins.print
+        builtins.print = _original_print
+    try:
+        yield
+    finally:
+        with _print_lock:
+            builtins.print = saved

@@ -80,7 +80,25 @@ RECORDED = [
     (lambda: nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(nn.Dense(2, 2), nn.MSELoss()), nn.SGD(_PARAMS),
                                               scale_sense=Tensor(1.0)),
      {"reduce_sum": "ReduceSum", "reduce_all": "ReduceAll", "less_equal": "LessEqual", "equal": "Equal",
-      "logic_not": "LogicalNot"}),
+      "logic_not": "LogicalNot", "allreduce": "AllReduce"}),
+    (lambda: nn.InstanceNorm2d(4), {"shape": "Shape"}),  # and instance_bn (InstanceNorm): no such op in sporax yet
+    (lambda: nn.AdaptiveAvgPool1d(2), {"expand": "ExpandDims", "squeeze": "Squeeze", "dtype": "DType"}),
+    (nn.LogSigmoid, {"mul": "Mul", "exp": "Exp", "add": "Add", "rec": "Reciprocal", "log": "Log"}),
+    (lambda: nn.Norm(axis=1), {"reduce_sum": "ReduceSum", "sqrt": "Sqrt", "squeeze": "Squeeze"}),
+    (lambda: nn.Unfold([1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1]), {"extract_image_patches": "ExtractImagePatches"}),
+    (nn.MatMul, {"shape_op": "Shape", "expand_op": "ExpandDims", "squeeze_left_op": "Squeeze",
+                 "squeeze_right_op": "Squeeze", "reduce_sum_op": "ReduceSum"}),
+    (nn.CosineEmbeddingLoss, dict(_LOSS, maximum="Maximum")),
+    (nn.FocalLoss, dict(_LOSS, expand_dims="ExpandDims", gather_d="GatherD", squeeze="Squeeze", tile="Tile",
+                        dtype="DType")),
+    (lambda: nn.LARS(nn.SGD(_PARAMS)), {"assignadd": "AssignAdd", "lars": "LARSUpdate", "cast": "Cast"}),
+    (lambda: nn.ASGD(_PARAMS), {"assignadd": "AssignAdd", "pow": "Pow", "maximum": "Maximum", "assign": "Assign",
+                                "assignsub": "AssignSub", "cast": "Cast", "squeeze": "Squeeze"}),
+    (lambda: nn.Rprop(_PARAMS), {"assignadd": "AssignAdd", "sign": "Sign", "fill": "FillV2", "assign": "Assign",
+                                 "cast": "Cast", "select": "Select", "ones_like": "OnesLike"}),
+    (lambda: nn.EmbeddingLookup(10, 4), {"gatherv2": "SparseGatherV2", "embeddinglookup": "EmbeddingLookup",
+                                         "gather_revert": "Gather", "reshape_first": "Reshape", "reshape": "Reshape",
+                                         "unique": "Unique", "shape": "Shape"}),
 ]
 
 
@@ -109,6 +127,20 @@ def test_recorded_settings_of_the_primitives():
     assert nn.Adam(_PARAMS, use_nesterov=True).opt.use_nesterov
     assert nn.ELU(0.5).elu.alpha == 0.5 and nn.Dropout2d(0.3).dropout2d.keep_prob == pytest.approx(0.7)
     assert nn.OneHot(axis=0, depth=3).onehot.axis == 0 and nn.SmoothL1Loss(beta=0.5).smooth_l1_loss.beta == 0.5
+    # MindSpore 2.10: Norm(axis=1, keep_dims=True) squeezes (1,) and sums with keep_dims; MatMul squeezes -2 and -1;
+    # FocalLoss squeezes (1,); LARS(epsilon=1e-6, coefficient=0.01, use_clip=...) gives LARSUpdate those three.
+    # (MindSpore stores Squeeze's int axis as a 1-tuple; sporax keeps the int: compared as lists here.)
+    def axes(primitive):
+        return np.atleast_1d(primitive.axis).tolist()
+
+    norm = nn.Norm(axis=1, keep_dims=True)
+    assert axes(norm.squeeze) == [1] and norm.reduce_sum.keep_dims and axes(nn.Norm().squeeze) == []
+    assert (axes(nn.MatMul().squeeze_left_op), axes(nn.MatMul().squeeze_right_op)) == ([-2], [-1])
+    assert axes(nn.FocalLoss().squeeze) == [1] and axes(nn.AdaptiveAvgPool1d(2).squeeze) == [2]
+    lars = nn.LARS(nn.SGD(_PARAMS), epsilon=1e-6, coefficient=0.01).lars
+    assert (lars.epsilon, lars.hyperpara, lars.attrs["use_clip"]) == (1e-6, 0.01, False)
+    with pytest.raises(NotImplementedError, match=r"^LARSUpdate\(use_clip=True\)"):  # sporax's LARSUpdate lacks it
+        nn.LARS(nn.SGD(_PARAMS), use_clip=True).lars
 
 
 def test_activation_pad_and_pool_primitives_compute_the_layer():
@@ -175,6 +207,16 @@ def test_momentum_opt_applies_the_update():
     accumulated = 0.9 * np.array([0.5, -0.5]) + np.array([0.2, 0.4])
     np.testing.assert_allclose(moment.asnumpy(), accumulated, rtol=1e-6)
     np.testing.assert_allclose(weight.asnumpy(), np.array([1.0, 2.0]) - 0.1 * accumulated, rtol=1e-6)
+
+
+def test_norm_unfold_and_log_sigmoid_primitives_compute_the_cell():
+    norm = nn.Norm(axis=1)
+    np.testing.assert_allclose(norm.sqrt(norm.reduce_sum(X * X, 1)).asnumpy(), norm(X).asnumpy(), rtol=1e-6)
+    unfold = nn.Unfold([1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1])
+    np.testing.assert_array_equal(unfold.extract_image_patches(X).asnumpy(), unfold(X).asnumpy())
+    log_sigmoid = nn.LogSigmoid()  # MindSpore's construct: log(1 / (1 + exp(-x)))
+    out = log_sigmoid.log(log_sigmoid.rec(log_sigmoid.add(log_sigmoid.exp(log_sigmoid.mul(X, -1.0)), 1.0)))
+    np.testing.assert_allclose(out.asnumpy(), log_sigmoid(X).asnumpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_loss_reduction_primitives():

@@ -11,10 +11,10 @@ layers that nobody reaches into pay nothing.
 """
 from sporax import ops
 from sporax.nn import cell_registry
-from sporax.nn.layer import (activation, basic, conv, conv3d, embedding, math_cells, normalization, pooling,
-                             pooling3d, rnn)
-from sporax.nn.loss import base as loss_base, losses, segmentation_losses
-from sporax.nn.optim import adamax_adadelta, adaptive, ftrl, momentum, proximal_rprop_asgd
+from sporax.nn.layer import (activation, basic, conv, conv3d, embedding, instance_norm, math_cells, matmul,
+                             normalization, patches, pooling, pooling3d, rnn)
+from sporax.nn.loss import base as loss_base, losses, pair_losses, segmentation_losses
+from sporax.nn.optim import adamax_adadelta, adaptive, ftrl, lars, momentum, proximal_rprop_asgd
 from sporax.nn.wrap import loss_scale
 
 
@@ -165,7 +165,30 @@ LAYER_PRIMITIVES = [
     *_plain(loss_scale.DynamicLossScaleUpdateCell, select=ops.Select, max=ops.Maximum, reciprocal=ops.Reciprocal,
             less_equal=ops.LessEqual, logic_and=ops.LogicalAnd, logic_not=ops.LogicalNot, logic_or=ops.LogicalOr),
     *_plain(loss_scale.TrainOneStepWithLossScaleCell, reduce_sum=ops.ReduceSum, reduce_all=ops.ReduceAll,
-            less_equal=ops.LessEqual, equal=ops.Equal, logic_not=ops.LogicalNot),
+            less_equal=ops.LessEqual, equal=ops.Equal, logic_not=ops.LogicalNot, allreduce=ops.AllReduce),
+    (instance_norm.InstanceNorm2d, "shape", lambda cell: ops.Shape()),
+    *_plain(pooling.AdaptiveAvgPool1d, expand=ops.ExpandDims, squeeze=lambda: ops.Squeeze(2), dtype=ops.DType),
+    *_plain(activation.LogSigmoid, mul=ops.Mul, exp=ops.Exp, add=ops.Add, rec=ops.Reciprocal, log=ops.Log),
+    (math_cells.Norm, "reduce_sum", lambda cell: ops.ReduceSum(cell.keep_dims)),
+    (math_cells.Norm, "sqrt", lambda cell: ops.Sqrt()),
+    (math_cells.Norm, "squeeze", lambda cell: ops.Squeeze(() if cell.axis is None else cell.axis)),
+    (patches.Unfold, "extract_image_patches", lambda cell: ops.ExtractImagePatches(
+        cell.ksizes, cell.strides, cell.rates, cell.padding)),
+    *_plain(matmul.MatMul, shape_op=ops.Shape, expand_op=ops.ExpandDims, squeeze_left_op=lambda: ops.Squeeze(-2),
+            squeeze_right_op=lambda: ops.Squeeze(-1), reduce_sum_op=ops.ReduceSum),
+    *_plain(pair_losses.CosineEmbeddingLoss, reduce_mean=ops.ReduceMean, reduce_sum=ops.ReduceSum, mul=ops.Mul,
+            cast=ops.Cast, maximum=ops.Maximum),
+    *_plain(segmentation_losses.FocalLoss, expand_dims=ops.ExpandDims, gather_d=ops.GatherD,
+            squeeze=lambda: ops.Squeeze(1), tile=ops.Tile, dtype=ops.DType),
+    (lars.LARS, "lars", lambda cell: ops.LARSUpdate(cell.epsilon, cell.coefficient, cell.use_clip)),
+    (lars.LARS, "cast", lambda cell: ops.Cast()),
+    *_plain(proximal_rprop_asgd.ASGD, pow=ops.Pow, maximum=ops.Maximum, assign=ops.Assign, assignsub=ops.AssignSub,
+            cast=ops.Cast, squeeze=ops.Squeeze),
+    *_plain(proximal_rprop_asgd.Rprop, sign=ops.Sign, fill=ops.FillV2, assign=ops.Assign, cast=ops.Cast,
+            select=ops.Select, ones_like=ops.OnesLike),
+    *_plain(embedding.EmbeddingLookup, gatherv2=ops.SparseGatherV2, embeddinglookup=ops.EmbeddingLookup,
+            gather_revert=ops.Gather, reshape_first=ops.Reshape, reshape=ops.Reshape, unique=ops.Unique,
+            shape=ops.Shape),
 ]
 
 

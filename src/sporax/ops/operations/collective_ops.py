@@ -111,9 +111,9 @@ class ReduceScatterV(Primitive):
 
     def __init__(self, op=ReduceOp.SUM, group=GlobalComm.WORLD_COMM_GROUP):
         super().__init__("ReduceScatterV")
-        self.op = collectives.check_reduce_op("ReduceScatterV", op)
-        self.group = _group("ReduceScatterV", group)
-        self.add_prim_attr("op", op).add_prim_attr("group", group)
+        checked = collectives.check_reduce_op("ReduceScatterV", op)
+        self.add_prim_attr("op", op).add_prim_attr("group", _group("ReduceScatterV", group))
+        self.op = checked  # after add_prim_attr, which sets the attribute to the value as given
 
     def __call__(self, input_x, input_split_sizes):
         value = _flat("ReduceScatterV", input_x)
@@ -231,9 +231,10 @@ class Reduce(Primitive):
         if isinstance(dest_rank, bool) or not isinstance(dest_rank, int):
             raise TypeError(f"For 'Reduce', dest_rank must be an int, but got {type(dest_rank)}.")
         self.dest_rank = dest_rank
-        self.op = collectives.check_reduce_op("Reduce", op)
-        self.group = _group("Reduce", group)
-        self.add_prim_attr("dest_rank", dest_rank).add_prim_attr("op", op).add_prim_attr("group", group)
+        checked = collectives.check_reduce_op("Reduce", op)
+        self.add_prim_attr("dest_rank", dest_rank).add_prim_attr("op", op)
+        self.add_prim_attr("group", _group("Reduce", group))
+        self.op = checked  # after add_prim_attr, which sets the attribute to the value as given
 
     def __call__(self, input_x):
         value = array_of("Reduce", "input_x", input_x)

@@ -60,13 +60,14 @@ class SampleDistortedBoundingBoxV2(_RandomPrimitive):
                              f"{max_attempts}.")
         if not isinstance(use_image_if_no_bounding_boxes, bool):
             raise TypeError("For 'SampleDistortedBoundingBoxV2', use_image_if_no_bounding_boxes must be a bool.")
-        self.aspect_ratio_range = _pair("aspect_ratio_range", aspect_ratio_range, low_open=True)
-        self.area_range = _pair("area_range", area_range, low_open=False)
-        self.max_attempts, self.use_image_if_no_bounding_boxes = max_attempts, use_image_if_no_bounding_boxes
+        ratios = _pair("aspect_ratio_range", aspect_ratio_range, low_open=True)
+        areas = _pair("area_range", area_range, low_open=False)
         for name, value in (("seed", seed), ("seed2", seed2), ("aspect_ratio_range", aspect_ratio_range),
                             ("area_range", area_range), ("max_attempts", max_attempts),
                             ("use_image_if_no_bounding_boxes", use_image_if_no_bounding_boxes)):
             self.add_prim_attr(name, value)
+        # after add_prim_attr, which sets each attribute to the value as given: the checked pairs
+        self.aspect_ratio_range, self.area_range = ratios, areas
         self.seed, self.seed2 = seed, seed2
         self._start_stream()
 

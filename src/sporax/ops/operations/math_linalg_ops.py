@@ -11,6 +11,7 @@ Example:
     >>> Lcm()(Tensor(np.array([4])), Tensor(np.array([6]))).asnumpy().tolist()
     [12]
 """
+from sporax.core.tensor import Tensor
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import (arithmetic, comparison, complex_parts, creation, factorizations, math,
                                    matrix_functions, solve)
@@ -33,8 +34,29 @@ def _make(name, function, doc, attributes=()):
     primitive_class(TABLE[entry], __name__) for entry in (
         "log_matrix_determinant", "matrix_determinant", "matrix_exp", "matrix_inverse", "matrix_power", "lu_unpack",
         "orgqr", "ormqr", "nuclear_norm", "tridiagonal_matmul"))
-MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3 = (
-    primitive_class(TABLE[entry], __name__) for entry in ("matrix_diag", "matrix_diag_part", "matrix_set_diag"))
+MatrixDiagPartV3, MatrixSetDiagV3 = (
+    primitive_class(TABLE[entry], __name__) for entry in ("matrix_diag_part", "matrix_set_diag"))
+
+
+_MatrixDiagV3 = primitive_class(TABLE["matrix_diag"], __name__)
+
+
+class MatrixDiagV3(_MatrixDiagV3):
+    __doc__ = _MatrixDiagV3.__doc__
+
+    def __call__(self, *args):
+        # MindSpore's padding_value is a Tensor input: a Tensor one must be a scalar of x's dtype (MindSpore 2.10's
+        # messages). sporax also takes a number, as ops.matrix_diag does (MindSpore refuses one: a named difference).
+        if len(args) == 5 and isinstance(args[4], Tensor):
+            x, padding_value = args[0], args[4]
+            if padding_value.ndim != 0:
+                raise ValueError(f"For primitive[MatrixDiagV3], the rank of 'padding_value' must be equal to 0, but "
+                                 f"got {padding_value.ndim}.")
+            if isinstance(x, Tensor) and x.dtype != padding_value.dtype:
+                raise TypeError(f"For 'MatrixDiagV3', the dtype of two args should be same, but the dtype of first "
+                                f"arg Tensor[{x.dtype}] is not consistent with the dtype of second arg "
+                                f"Tensor[{padding_value.dtype}]")
+        return super().__call__(*args)
 Polar, Polygamma, LuSolve = (primitive_class(TABLE[entry], __name__) for entry in ("polar", "polygamma", "lu_solve"))
 
 # Adapters (``_make``): each calls its functional op with the inputs, then the attribute values.

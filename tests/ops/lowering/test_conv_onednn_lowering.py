@@ -42,14 +42,33 @@ def test_narrow_convolution_keeps_xla():
     assert conv_onednn._FORWARD not in _program(lambda: nn.Conv2d(3, 8, 3, pad_mode="same"), x)
 
 
-def test_kernel_matches_xla_on_uneven_padding_and_strides():
+def _numpy_convolution(x, w, strides, pads):
+    """NHWC ``x`` with OIHW ``w`` in float64, tap by tap."""
+    x = np.pad(x.astype(np.float64), ((0, 0), pads[0], pads[1], (0, 0)))
+    out_h = (x.shape[1] - w.shape[2]) // strides[0] + 1
+    out_w = (x.shape[2] - w.shape[3]) // strides[1] + 1
+    out = np.zeros((x.shape[0], out_h, out_w, w.shape[0]))
+    for i in range(w.shape[2]):
+        for j in range(w.shape[3]):
+            window = x[:, i:i + strides[0] * out_h:strides[0], j:j + strides[1] * out_w:strides[1], :]
+            out += window @ w[:, :, i, j].T.astype(np.float64)
+    return out
+
+
+# (x NHWC, w OIHW, strides, pads): uneven padding and strides; a deep layer on a 4x4 image, which takes
+# oneDNN's direct JIT kernel instead of its brgemm one (conv_onednn.cc's PrefersDirectJit)
+@pytest.mark.parametrize("x_shape, w_shape, strides, pads", [
+    ((3, 11, 10, 17), (6, 17, 3, 2), (3, 2), ((2, 0), (0, 1))),
+    ((2, 4, 4, 32), (48, 32, 3, 3), (1, 1), ((1, 1), (1, 1))),
+], ids=["uneven", "tiny_image_direct_jit"])
+def test_kernel_matches_xla_and_numpy(x_shape, w_shape, strides, pads):
     rng = np.random.default_rng(1)
-    x = rng.standard_normal((3, 11, 10, 17)).astype(np.float32)
-    w = rng.standard_normal((6, 17, 3, 2)).astype(np.float32)
-    strides, pads = (3, 2), ((2, 0), (0, 1))
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
     got, pullback = jax.vjp(lambda x, w: conv_onednn.conv(x, w, strides, pads), x, w)
     expected, expected_pullback = jax.vjp(lambda x, w: conv_onednn._reference(x, w, strides, pads), x, w)
     np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(got), _numpy_convolution(x, w, strides, pads), rtol=1e-5, atol=1e-4)
     cotangent = rng.standard_normal(expected.shape).astype(np.float32)
     for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
         np.testing.assert_allclose(np.asarray(got_grad), np.asarray(expected_grad), rtol=1e-5, atol=1e-4)

@@ -300,6 +300,7 @@ ALIASES = {
     "mindspore.device_context.ascend.op_precision": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_precision": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_tuning": "sporax.core.device_targets",
+    "mindspore.device_context.cpu.op_tuning": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
@@ -439,8 +440,10 @@ NAMES = {
     "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
-                                              for name in ("device_count", "is_available")}
-       for target in ("cpu", "ascend")},
+                                              for name in names}
+       for target, names in (("cpu", ("device_count", "is_available", "threads_num")),
+                             ("ascend", ("device_count", "is_available")))},
+    "mindspore.device_context.cpu.op_tuning": {"threads_num": "sporax.core.device_targets.cpu_threads_num"},
     # The GPU's operator settings (MindSpore's gpu namespace re-exports op_precision's and op_tuning's).
     **{path: {name: f"sporax.core.device_targets.gpu_{name}" for name in names}
        for path, names in (("mindspore.device_context.gpu",

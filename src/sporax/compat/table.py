@@ -26,6 +26,9 @@ ALIASES = {
     "mindspore.common.parameter": "sporax.core.parameter",
     "mindspore.common.seed": "sporax.core.random_state",
     "mindspore.common.api": "sporax.graph",
+    # MindSpore 2.10's graph package (its custom-pass registry is not provided; lazy_inline is jit's).
+    "mindspore.graph": "sporax.graph",
+    "mindspore.graph.lazy_inline": "sporax.graph",
     "mindspore.common.sparse_tensor": "sporax.core.sparse",
     "mindspore.common.recompute": "sporax.autodiff",
     "mindspore.context": "sporax.core.context",

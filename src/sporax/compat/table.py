@@ -147,6 +147,7 @@ ALIASES = {
     "mindspore.common.file_system": "sporax.io.mindio",
     # Ascend's stress test: refused as MindSpore refuses it off Ascend.
     "mindspore.utils": "sporax.train.ascend_services",
+    "mindspore.utils.dlpack": "sporax.ops.dlpack",
     "mindspore.parallel": "sporax.parallel",
     "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",
     "mindspore.parallel._utils": "sporax.parallel.context_view",

@@ -13,7 +13,7 @@ from sporax.ops.functional import (array_embedding, factorizations, indexing, ma
                                    special_math)
 from sporax.ops.functional import scatters
 from sporax.ops.functional import solve
-from sporax.ops.dlpack import to_dlpack
+from sporax.ops import dlpack
 from sporax.state.assign import write
 
 wrap = Tensor._wrap
@@ -84,6 +84,11 @@ def _tensor_scatter(name):
     method.__name__ = "scatter_" + name
     method.__doc__ = f"A new tensor with ``updates`` combined ({name}) at the index tuples ``indices``."
     return method
+
+
+def to_dlpack(self):
+    """A DLPack capsule sharing this tensor's buffer (``mindspore.utils.dlpack.to_dlpack`` as a method)."""
+    return dlpack.to_dlpack(self)
 
 
 def kthvalue(self, k, dim=-1, keepdim=False):

@@ -259,3 +259,14 @@ def test_mindspore_boost_serves_gradient_accumulation(hook):
     assert gradient_clear_op is canonical.gradient_clear_op
     with pytest.raises(AttributeError, match="does not provide mindspore.boost.AutoBoost"):
         boost.AutoBoost  # noqa: B018 - MindSpore's other boost algorithms are not provided
+
+
+def test_lazy_inline_at_mindspore_graph_path(hook):
+    # MindSpore 2.10's Cell.offload docstring imports it from mindspore.graph.lazy_inline (the same object as
+    # mindspore.lazy_inline there).
+    import mindspore
+    from mindspore.graph.lazy_inline import lazy_inline
+
+    import sporax.graph
+
+    assert lazy_inline is mindspore.lazy_inline is sporax.graph.lazy_inline

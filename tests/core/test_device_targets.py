@@ -66,3 +66,30 @@ def test_op_precision_is_served_at_mindspores_path(hook):
 
     assert op_precision.precision_mode is device_targets.ascend_precision_mode
     assert op_precision.conv_allow_hf32 is device_targets.ascend_conv_allow_hf32
+
+
+@pytest.mark.parametrize("num, error, message", [
+    (1.5, TypeError, r"^The parameter 'num' must be <class 'int'>, but got <class 'float'>$"),
+    (0, ValueError, r"^The 'num' must be int and must > 0, but got '0' with type 'int'.$"),
+    (-1, ValueError, r"^The 'num' must be int and must > 0, but got '-1' with type 'int'.$"),
+    (True, TypeError, r"^The 'num' must be int and must > 0, but got 'True' with type 'bool'.$"),
+])
+def test_cpu_threads_num_checks_as_mindspore(num, error, message, monkeypatch):
+    # MindSpore 2.10's messages for device_context.cpu.op_tuning.threads_num
+    monkeypatch.setattr(device_targets, "_cpu_op_settings", {})
+    with pytest.raises(error, match=message):
+        device_targets.cpu_threads_num(num)
+
+
+def test_cpu_threads_num_is_set_once_at_mindspores_paths(hook, monkeypatch):
+    # MindSpore 2.10: the docstring's threads_num(10) returns None; a second call raises RuntimeError.
+    import mindspore as ms
+    from mindspore.device_context.cpu import op_tuning  # noqa: PLC0415 - served only while the hook is installed
+
+    monkeypatch.setattr(device_targets, "_cpu_op_settings", {})
+    assert op_tuning.threads_num is ms.device_context.cpu.threads_num is device_targets.cpu_threads_num
+    assert device_targets.cpu_op_threads_num() is None
+    assert op_tuning.threads_num(10) is None
+    assert device_targets.cpu_op_threads_num() == 10
+    with pytest.raises(RuntimeError, match=r"^The 'threads_num' can not be set repeatedly.$"):
+        op_tuning.threads_num(4)

@@ -96,3 +96,13 @@ def test_int64_asnumpy_prints_its_dtype_as_mindspore_arrays_do():
     assert repr(np.array(T([1, 2]))) == "array([1, 2], dtype=int64)"
     assert T([1, 2]).asnumpy().dtype == np.int64
     assert repr(T([1, 2], ms.int32).asnumpy()) == "array([1, 2], dtype=int32)"
+
+
+def test_dynamic_shape_placeholder_prints_no_value():
+    # MindSpore 2.10 (Cell.get_inputs' example): repr of Tensor(shape=[3, None]) ends in "value=\n)";
+    # str() raises numpy's ValueError "negative dimensions are not allowed".
+    tensor = Tensor(shape=[3, None], dtype=ms.float32)
+    assert repr(tensor) == "Tensor(shape=[3, -1], dtype=Float32, value=\n)"
+    assert repr((tensor,)) == "(Tensor(shape=[3, -1], dtype=Float32, value=\n),)"
+    with pytest.raises(ValueError, match="^negative dimensions are not allowed"):
+        str(tensor)

@@ -122,6 +122,31 @@ def test_primitive_attributes_and_print(capsys):
         ops.Conv2D(5, 3, data_format="HWCN")
 
 
+def test_primitive_placement_attributes_as_mindspore():
+    # MindSpore 2.10 (the docstring examples of Primitive.set_device/set_stage/place and add_prim_attr):
+    # each records an attribute, readable on the instance and shown in the repr.
+    add = ops.Add()
+    assert add.set_device("GPU") is add and add.primitive_target == "GPU"
+    assert repr(add) == "Prim[Add]<primitive_target=GPU>"
+    assert repr(ops.Add().set_stage(0)) == "Prim[Add]<stage=0>"
+    assert ops.ReLU().add_prim_attr("foo", 3).foo == 3
+    matmul = ops.MatMul(transpose_a=True)
+    assert matmul.place("MS_WORKER", 0) is None
+    assert repr(matmul) == "Prim[MatMul]<transpose_a=True, transpose_b=False, ms_role=MS_WORKER, rank_id=0>"
+    assert matmul.del_prim_attr("rank_id") is matmul and not hasattr(matmul, "rank_id")
+    with pytest.raises(RuntimeError, match=r"^Call 'add_attr' to add attribute to primitive 'Add' failed, value "
+                                           r"of attribute 'primitive_target' must be CPU\|GPU\|Ascend but got TPU$"):
+        ops.Add().set_device("TPU")
+    with pytest.raises(ValueError, match=r"^For 'Primitive.place', the 'role' must be str and must be in "
+                                         r"'MS_WORKER', but got 'MS_X'.$"):
+        ops.MatMul().place("MS_X", 0)
+    with pytest.raises(ValueError, match=r"^For 'Primitive.place', the 'rank_id' must be int and must >= 0, "
+                                         r"but got '-1' with type 'int'.$"):
+        ops.MatMul().place("MS_WORKER", -1)
+    with pytest.raises(TypeError, match=r"^For 'Primitive.place', the 'rank_id' must be int, but got 'str'$"):
+        ops.MatMul().place("MS_WORKER", "a")
+
+
 def test_in_place_scatter_updates_the_parameter():
     from sporax.core.parameter import Parameter
 

@@ -134,3 +134,14 @@ def test_profiler_without_step_calls_reports_one_span(tmp_path):
     assert "no step marks" in open(summary).read()
     types = _rows(os.path.join(os.path.dirname(summary), "op_statistic.csv"))
     assert int({r["OP Type"]: r for r in types}["convolution"]["Count"]) % 3 == 0
+
+
+def test_offline_analyse_of_a_path_without_traces_logs_and_returns_none(tmp_path, monkeypatch):
+    # MindSpore 2.10 (Profiler.offline_analyse's docstring, no such directory): logs
+    # "Call to offline_analyse failed. Exception: ..." at ERROR and returns None.
+    from sporax.profiler import profiler as profiler_module  # noqa: PLC0415 - the module whose log is watched
+
+    errors = []
+    monkeypatch.setattr(profiler_module.log, "error", errors.append)
+    assert profiler.Profiler.offline_analyse(str(tmp_path / "profiling_path")) is None
+    assert len(errors) == 1 and errors[0].startswith("Call to offline_analyse failed.")

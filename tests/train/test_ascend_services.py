@@ -2,6 +2,7 @@
 import pytest
 
 import sporax as ms
+from tests.compat.test_hook import hook  # noqa: F401  (the shared install/uninstall fixture)
 
 
 def test_train_fault_tolerance(monkeypatch):
@@ -38,3 +39,17 @@ def test_set_op_strategy_config(tmp_path):
     with pytest.raises(NotImplementedError, match="GSPMD"):
         ms.parallel.set_op_strategy_config("LOAD", str(tmp_path / "strategy.json"))
 
+
+
+def test_silent_data_corruption_detection_is_disabled_off_ascend(hook, monkeypatch):
+    # MindSpore 2.10 on CPU (the mindspore.utils docstrings): sdc_detect_start()/sdc_detect_stop() warn
+    # "CheckSum is disable" and return None; get_sdc_detect_result() returns False.
+    from mindspore.utils import get_sdc_detect_result, sdc_detect_start, sdc_detect_stop
+
+    from sporax.train import ascend_services
+
+    warnings = []
+    monkeypatch.setattr(ascend_services.log, "warning", warnings.append)
+    assert sdc_detect_start() is None and sdc_detect_stop() is None
+    assert get_sdc_detect_result() is False
+    assert len(warnings) == 2 and all(message.startswith("CheckSum is disable") for message in warnings)

@@ -26,6 +26,9 @@ ALIASES = {
     "mindspore.common.parameter": "sporax.core.parameter",
     "mindspore.common.seed": "sporax.core.random_state",
     "mindspore.common.api": "sporax.graph",
+    # MindSpore 2.10's graph package (its custom-pass registry is not provided; lazy_inline is jit's).
+    "mindspore.graph": "sporax.graph",
+    "mindspore.graph.lazy_inline": "sporax.graph",
     "mindspore.common.sparse_tensor": "sporax.core.sparse",
     "mindspore.common.recompute": "sporax.autodiff",
     "mindspore.context": "sporax.core.context",
@@ -144,6 +147,7 @@ ALIASES = {
     "mindspore.common.file_system": "sporax.io.mindio",
     # Ascend's stress test: refused as MindSpore refuses it off Ascend.
     "mindspore.utils": "sporax.train.ascend_services",
+    "mindspore.utils.dlpack": "sporax.ops.dlpack",
     "mindspore.parallel": "sporax.parallel",
     "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",
     "mindspore.parallel._utils": "sporax.parallel.context_view",
@@ -300,6 +304,7 @@ ALIASES = {
     "mindspore.device_context.ascend.op_precision": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_precision": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_tuning": "sporax.core.device_targets",
+    "mindspore.device_context.cpu.op_tuning": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
@@ -439,8 +444,10 @@ NAMES = {
     "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
-                                              for name in ("device_count", "is_available")}
-       for target in ("cpu", "ascend")},
+                                              for name in names}
+       for target, names in (("cpu", ("device_count", "is_available", "threads_num")),
+                             ("ascend", ("device_count", "is_available")))},
+    "mindspore.device_context.cpu.op_tuning": {"threads_num": "sporax.core.device_targets.cpu_threads_num"},
     # The GPU's operator settings (MindSpore's gpu namespace re-exports op_precision's and op_tuning's).
     **{path: {name: f"sporax.core.device_targets.gpu_{name}" for name in names}
        for path, names in (("mindspore.device_context.gpu",

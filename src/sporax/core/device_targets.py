@@ -153,3 +153,34 @@ def gpu_conv_dgrad_algo(mode):
 def gpu_conv_wgrad_algo(mode):
     """``device_context.gpu.op_tuning.conv_wgrad_algo``: stored (XLA picks the weight-gradient algorithm itself)."""
     _conv_algorithm("conv_wgrad_algo", mode)
+
+
+# ``threads_num`` may be set once per process, as MindSpore's runtime configuration allows.
+_cpu_op_settings = {}
+
+
+def cpu_threads_num(num):
+    """``device_context.cpu.op_tuning.threads_num``: the CPU operators' thread count, settable once.
+
+    Recorded only: XLA sizes its CPU thread pool when the backend starts (``sporax.core.process_setup``), so
+    a later count cannot resize it; ``cpu_op_threads_num()`` reads the recorded value back.
+
+    Raises:
+        TypeError: ``num`` is not an int.
+        ValueError: ``num`` is not positive.
+        RuntimeError: the count was already set in this process.
+    """
+    if not isinstance(num, int):
+        raise TypeError(f"The parameter 'num' must be {int}, but got {type(num)}")
+    if "threads_num" in _cpu_op_settings:
+        raise RuntimeError("The 'threads_num' can not be set repeatedly.")
+    if isinstance(num, bool) or num <= 0:
+        # MindSpore's messages: a bool passes the int check above but is refused here, as a TypeError.
+        error = TypeError if isinstance(num, bool) else ValueError
+        raise error(f"The 'num' must be int and must > 0, but got '{num}' with type '{type(num).__name__}'.")
+    _cpu_op_settings["threads_num"] = num
+
+
+def cpu_op_threads_num():
+    """The CPU operators' thread count set with ``threads_num``, or None where it was never set."""
+    return _cpu_op_settings.get("threads_num")

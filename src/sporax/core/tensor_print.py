@@ -132,7 +132,8 @@ def tensor_repr(tensor):
     header = _header(tensor)
     array = tensor._array
     if array is None:
-        return header + "\n<uninitialized>)"
+        # A dynamic-shape placeholder (``Tensor(shape=[3, None])``) has no value at all: MindSpore prints none.
+        return header + ("\n)" if -1 in tensor.shape else "\n<uninitialized>)")
     if _is_tracer(array):
         return header + " <traced: the value exists only when the compiled function runs>)"
     values = np.asarray(concrete(array))
@@ -213,6 +214,11 @@ def tensor_str(tensor):
 def _text(tensor):
     array = tensor._array
     if array is None:
+        if -1 in tensor.shape:
+            # MindSpore's str() reads the values of a dynamic-shape placeholder and numpy refuses its -1.
+            raise ValueError(f"negative dimensions are not allowed: str() of a dynamic-shape placeholder "
+                             f"Tensor(shape={list(tensor.shape)}) has no values; print repr(tensor) or a "
+                             f"Tensor with a concrete shape.")
         return _header(tensor) + "\n<uninitialized>)"
     if _is_tracer(array):
         return tensor_repr(tensor)

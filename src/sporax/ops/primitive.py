@@ -92,7 +92,43 @@ class Primitive:
         return user_data[key]
 
     def set_device(self, device_target):
+        """Record the device this Primitive should run on (``primitive_target``); returns self.
+
+        XLA places every op of a program on one device, so the target is recorded only.
+
+        Raises:
+            RuntimeError: ``device_target`` is not 'CPU', 'GPU' or 'Ascend' (MindSpore's message).
+        """
+        if device_target not in ("CPU", "GPU", "Ascend"):
+            raise RuntimeError(f"Call 'add_attr' to add attribute to primitive '{self.name}' failed, value of "
+                               f"attribute 'primitive_target' must be CPU|GPU|Ascend but got {device_target}")
         return self.add_prim_attr("primitive_target", device_target)
+
+    def set_stage(self, stage):
+        """Record the pipeline stage this Primitive belongs to (attribute ``stage``); returns self."""
+        return self.add_prim_attr("stage", stage)
+
+    def place(self, role, rank_id):
+        """Record the process that runs this Primitive (MindSpore's ``ms_role``/``rank_id`` attributes).
+
+        Args:
+            role (str): 'MS_WORKER', the only role MindSpore accepts.
+            rank_id (int): the rank, >= 0.
+
+        Raises:
+            ValueError: another role, or a negative ``rank_id``.
+            TypeError: ``rank_id`` is not an int.
+        """
+        if role != "MS_WORKER":
+            raise ValueError(f"For 'Primitive.place', the 'role' must be str and must be in 'MS_WORKER', but got "
+                             f"'{role}'.")
+        if not isinstance(rank_id, int) or isinstance(rank_id, bool):
+            raise TypeError(f"For 'Primitive.place', the 'rank_id' must be int, but got '{type(rank_id).__name__}'")
+        if rank_id < 0:
+            raise ValueError(f"For 'Primitive.place', the 'rank_id' must be int and must >= 0, but got '{rank_id}' "
+                             f"with type 'int'.")
+        self.add_prim_attr("ms_role", role)
+        self.add_prim_attr("rank_id", rank_id)
 
     def recompute(self, mode=True):
         return self.add_prim_attr("recompute", mode)

@@ -24,6 +24,7 @@ import numpy as np
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.dlpack import from_dlpack
 from sporax.state.assign import write
 from sporax.core import dtype as mstype
 
@@ -181,11 +182,6 @@ def convert_bytes_to_tensor(data, shape, dtype):
         raise ValueError(f"For 'Tensor.convert_bytes_to_tensor', {len(data)} bytes hold {array.size} values, but "
                          f"shape {tuple(shape)} needs {int(np.prod(shape))}.")
     return Tensor(array.reshape(tuple(shape)).copy())
-
-
-def from_dlpack(dlpack):
-    """A Tensor sharing the memory of a DLPack capsule or of an object with ``__dlpack__``."""
-    return wrap(jax.dlpack.from_dlpack(dlpack))
 
 
 _DIRECT = ("exponential_",

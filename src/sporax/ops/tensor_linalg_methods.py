@@ -13,6 +13,7 @@ from sporax.ops.functional import (array_embedding, factorizations, indexing, ma
                                    special_math)
 from sporax.ops.functional import scatters
 from sporax.ops.functional import solve
+from sporax.ops import dlpack
 from sporax.state.assign import write
 
 wrap = Tensor._wrap
@@ -86,8 +87,8 @@ def _tensor_scatter(name):
 
 
 def to_dlpack(self):
-    """A DLPack capsule sharing this tensor's buffer."""
-    return self._value.__dlpack__()
+    """A DLPack capsule sharing this tensor's buffer (``mindspore.utils.dlpack.to_dlpack`` as a method)."""
+    return dlpack.to_dlpack(self)
 
 
 def kthvalue(self, k, dim=-1, keepdim=False):

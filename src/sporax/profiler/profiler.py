@@ -21,6 +21,7 @@ import warnings
 
 import jax
 
+from sporax import log
 from sporax.profiler import analysis
 from sporax.profiler.constants import ProfilerActivity, ProfilerLevel, _ExperimentalConfig, _member
 from sporax.profiler.schedule import ProfilerAction, _always_record, schedule as Schedule
@@ -304,10 +305,15 @@ class Profiler(profile):
 
     @staticmethod
     def offline_analyse(path, pretty=False, step_list=None, data_simplification=True):
-        """Write the step summary of every trace found under ``path`` (a Profiler's output_path)."""
+        """Write the step summary of every trace found under ``path`` (a Profiler's output_path).
+
+        A path without traces is logged as an error and nothing is written (MindSpore returns None there too).
+        """
         root = os.path.join(os.path.realpath(path), "plugins", "profile")
         if not os.path.isdir(root):
-            raise FileNotFoundError(f"Profiler.offline_analyse: no traces under {root}.")
+            log.error(f"Call to offline_analyse failed. Exception: no traces under {root}: pass the output_path "
+                      f"of a Profiler that ran (its traces are written when it stops).")
+            return None
         return [analysis.write_tables(os.path.join(root, run),
                                       os.path.join(os.path.realpath(path), "profiler_output", run))
                 for run in sorted(os.listdir(root))]

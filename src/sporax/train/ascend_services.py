@@ -11,6 +11,7 @@
 """
 import os
 
+from sporax import log
 from sporax.callback_protocol import Callback
 
 _TFT_SWITCHES = ("TTP:1", "UCE:1", "ARF:1", "TSP:1", "HCCE:1", "TRE:1", "ATO:1")
@@ -103,3 +104,19 @@ def flops_collection(phase="train"):
     raise RuntimeError(f"flops_collection: there is no Ascend graph of phase '{phase}' to count FLOPs in "
                        "(MindSpore counts them on Ascend only); sporax has none. Use jax's cost analysis of a "
                        "compiled function, or the profiler, instead.")
+
+
+def sdc_detect_start():
+    """Start Ascend's silent-data-corruption checksums: disabled off Ascend (MindSpore on CPU logs a warning)."""
+    log.warning("CheckSum is disable: silent data corruption detection checksums Ascend matrix products "
+                "(MS_SDC_DETECT_ENABLE=1 on an Ascend device); sporax runs on JAX's CPU/GPU backends, which have none.")
+
+
+def sdc_detect_stop():
+    """Stop the silent-data-corruption checksums: nothing runs off Ascend (see ``sdc_detect_start``)."""
+    log.warning("CheckSum is disable: there is no silent data corruption detection to stop off Ascend.")
+
+
+def get_sdc_detect_result():
+    """Whether silent data corruption was detected: False, as MindSpore answers where detection is disabled."""
+    return False

@@ -85,3 +85,23 @@ def test_a_gradient_count_other_than_the_parameters_raises_runtime_error(make):
     before = first.weight.asnumpy().copy()
     optimizer(gradients[:2])
     assert not np.allclose(first.weight.asnumpy(), before)
+
+
+def test_get_lr_parameter_takes_a_parameter_or_a_list():
+    # MindSpore 2.10 (the docstring's example: groups with lr 0.05 and the default 0.1): a list gives a list,
+    # one rate per parameter; without groups every parameter gets the one learning_rate.
+    from sporax import Parameter  # noqa: PLC0415 - only this test builds a stray Parameter
+
+    params = nn.Dense(2, 2).trainable_params()
+    grouped = nn.Momentum([{"params": params[:1], "lr": 0.05}, {"params": params[1:]}], learning_rate=0.1,
+                          momentum=0.9)
+    rates = grouped.get_lr_parameter(params)
+    assert isinstance(rates, list) and np.allclose([r.asnumpy() for r in rates], [0.05, 0.1])
+    assert np.isclose(grouped.get_lr_parameter(params[0]).asnumpy(), 0.05)
+    plain = nn.Momentum(params, learning_rate=0.1, momentum=0.9)
+    assert plain.get_lr_parameter(params) == [plain.learning_rate] * 2
+    with pytest.raises(TypeError, match=r"^For 'get_lr_parameter', the 'param' must be 'Parameter' or 'list' "
+                                        r"type, but got <class 'int'>.$"):
+        grouped.get_lr_parameter(3)
+    with pytest.raises(ValueError, match=r"^For 'get_lr_parameter', the parameter zz is not in optimizer"):
+        plain.get_lr_parameter([Parameter(Tensor(np.ones(1, np.float32)), name="zz")])

@@ -326,13 +326,22 @@ class Optimizer(CompiledStep):
         return self._rate(self.learning_rate)
 
     def get_lr_parameter(self, param):
-        """The learning-rate Parameter (or schedule) that applies to ``param``."""
-        if not self.is_group_lr:
-            return self.learning_rate
-        for parameter, group in zip(self.parameters, self._group_of):
+        """The learning-rate Parameter (or schedule) that applies to ``param``, a list of them for a list.
+
+        Raises:
+            TypeError: ``param`` is neither a Parameter nor a list.
+            ValueError: a Parameter this optimizer does not update.
+        """
+        if isinstance(param, list):
+            return [self.get_lr_parameter(one) for one in param]
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'get_lr_parameter', the 'param' must be 'Parameter' or 'list' type, but got "
+                            f"{type(param)}.")
+        for index, parameter in enumerate(self.parameters):
             if parameter is param:
-                return self.learning_rate[group]
-        raise ValueError(f"For 'get_lr_parameter', {getattr(param, 'name', param)!r} is not optimized here.")
+                return self.learning_rate[self._group_of[index]] if self.is_group_lr else self.learning_rate
+        raise ValueError(f"For 'get_lr_parameter', the parameter {param.name} is not in optimizer, please check "
+                         f"whether the argument 'param' is correct.")
 
     def get_weight_decay(self):
         """This step's weight decay as MindSpore returns it: one Tensor (times ``loss_scale``) without

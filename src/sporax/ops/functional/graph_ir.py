@@ -412,13 +412,14 @@ vm_impl_registry = Registry()
 
 
 def get_vm_impl_fn(prim):
-    """The Python implementation of Primitive ``prim`` (object or name): the one registered in
-    ``vm_impl_registry``, else the Primitive itself run eagerly; ``None`` when sporax has neither."""
+    """The Python implementation of Primitive ``prim`` (object or name): what the factory registered in
+    ``vm_impl_registry`` returns when called with ``prim`` (as MindSpore's registry holds factories), else the
+    Primitive itself run eagerly; ``None`` when sporax has neither."""
     if not isinstance(prim, (Primitive, str)):
         raise TypeError(f"For 'get_vm_impl_fn', prim must be a Primitive or its name, but got {type(prim).__name__}.")
     registered = vm_impl_registry.get(prim)
     if registered is not None:
-        return registered
+        return registered(prim)
     if isinstance(prim, Primitive):
         return prim
     entry = PRIMITIVES.get(prim)

@@ -2,7 +2,7 @@
 
 One fresh process per measurement (``--child``), no persistent compilation cache (sporax's is
 pointed at an empty folder). The model is created as the ecosystem check does
-(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2, CE loss with label
+(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2 or the spec's 4th field, CE loss with label
 smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)`` after ``set_train(False)``)
 or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared, so every figure is
 the process's CPU time (``time.process_time``: all its threads), not wall time.
@@ -42,7 +42,7 @@ PHASE_EVENTS = {"/jax/core/compile/jaxpr_trace_duration": "trace",
                 "/jax/core/compile/backend_compile_duration": "compile"}
 
 
-def build_step(name, size, phase, mindspore):
+def build_step(name, size, phase, mindspore, batch=2):
     """The call to time: ``model(x)`` (eval) or a ``TrainOneStepCell`` step (train), made as cv_model.py makes it."""
     import numpy as np
     from mindcv.loss import create_loss
@@ -53,8 +53,8 @@ def build_step(name, size, phase, mindspore):
     mindspore.set_seed(0)
     np.random.seed(0)
     model = create_model(model_name=name, pretrained=False, num_classes=10)
-    x = mindspore.Tensor(np.random.rand(2, 3, size, size), mindspore.float32)
-    y = mindspore.Tensor(np.random.randint(0, 10, (2,)), mindspore.int32)
+    x = mindspore.Tensor(np.random.rand(batch, 3, size, size), mindspore.float32)
+    y = mindspore.Tensor(np.random.randint(0, 10, (batch,)), mindspore.int32)
     if phase == "eval":
         model.set_train(False)
         return lambda: model(x).asnumpy()
@@ -66,8 +66,8 @@ def build_step(name, size, phase, mindspore):
 
 
 def child(spec, contender):
-    """Measure one ``name:size:phase`` in this process and print its figures as one JSON line."""
-    name, size, phase = spec.split(":")
+    """Measure one ``name:size:phase[:batch]`` in this process and print its figures as one JSON line."""
+    name, size, phase, *batch = spec.split(":")
     ends = {}
     if contender == "sporax":
         import sporax.compat
@@ -81,7 +81,7 @@ def child(spec, contender):
                 ends[label + "_wall"] = ends.get(label + "_wall", 0.0) + duration
         monitoring.register_event_duration_secs_listener(listener)
     import mindspore
-    run = build_step(name, int(size), phase, mindspore)
+    run = build_step(name, int(size), phase, mindspore, int(batch[0]) if batch else 2)
     ends.clear()
     started = time.process_time()
     run()
@@ -136,7 +136,8 @@ def parse_mindcv_options(parser, child):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("specs", nargs="*", metavar="NAME:SIZE:PHASE", help="phase: eval or train")
+    parser.add_argument("specs", nargs="*", metavar="NAME:SIZE:PHASE[:BATCH]",
+                        help="phase: eval or train; batch 2 unless given")
     parser.add_argument("--ms-python", help="also MindSpore 2.10's step, run by this interpreter")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an environment variable for sporax's children (repeatable)")

@@ -13,6 +13,7 @@ import functools
 import inspect
 
 from sporax.ops.op_table import PRIMITIVES
+from sporax.state.discovery import is_parameter
 
 
 class Primitive:
@@ -28,6 +29,11 @@ class Primitive:
         self.instance_name = ""
         self.input_names = None
         self.output_names = None
+
+    def _sporax_reachable(self):
+        # State discovery walks a Cell's Primitives through this: a seeded random Primitive keeps its stream's
+        # counter as a Parameter (nn.Dropout's), which the compiled step must carry and write back.
+        return [value for value in vars(self).values() if is_parameter(value)]
 
     def add_prim_attr(self, name, value):
         """Record attribute ``name``; returns self so calls chain."""

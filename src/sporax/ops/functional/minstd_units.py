@@ -5,7 +5,7 @@ A seeded Dropout Primitive owns one MINSTD engine (``sporax.core.seeded_streams`
 words. Word ``k`` (0-based) of an engine started at state ``s`` is ``s * 16807**(k + 1) mod (2**31 - 1)``, so the
 words of a draw are a function of the engine's start and the number of words drawn before it: the Primitive
 counts words in a Parameter, and each draw is a few integer ops on uint64 (every product of two residues fits in
-62 bits) instead of a host callback per call (about 10 ms each inside a compiled step). The words, and the
+62 bits) instead of a host callback (a round trip to Python) at every call inside a compiled step. The words, and the
 ``(x - 1) / 2**31`` float32 uniforms made of them, are the host stream's bit for bit.
 
 Example:

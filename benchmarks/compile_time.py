@@ -2,8 +2,8 @@
 
 One fresh process per measurement (``--child``), no persistent compilation cache (sporax's is
 pointed at an empty folder). The model is created as the ecosystem check does
-(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2 or the spec's 4th field, CE loss with label
-smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)`` after ``set_train(False)``)
+(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2 or the spec's 4th
+field, CE loss with label smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)`` after ``set_train(False)``)
 or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared, so every figure is
 the process's CPU time (``time.process_time``: all its threads), not wall time.
 
@@ -11,7 +11,8 @@ sporax's first call is split at JAX's own monitoring events: the CPU time from o
 next's goes to the later event's phase, ``trace`` (jaxpr traces: sporax's state discovery and the Python
 of every ``construct`` run inside them), ``lower`` (MLIR lowerings), ``compile`` (XLA backend compiles),
 and ``run`` is what follows the last event (the first execution and sporax's host path). The events'
-wall seconds and counts are printed beside them, with the events of the 5 later calls (a retrace). ``step`` is the median CPU time of 5 later calls.
+wall seconds and counts are printed beside them, with the events of the 5 later calls (a retrace).
+``step`` is the median CPU time of 5 later calls.
 With ``--ms-python`` the same step runs on MindSpore 2.10 (``ONEDNN_MAX_CPU_ISA=AVX2``, as the suite
 runs it): its first call's CPU time is its whole graph compile plus the first run (MindSpore has no
 phase events to split it).

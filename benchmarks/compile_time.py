@@ -4,8 +4,8 @@ One fresh process per measurement (``--child``), no persistent compilation cache
 pointed at an empty folder). The model is created as the ecosystem check does
 (``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2 or the spec's 4th
 field, CE loss with label smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)``
-after ``set_train(False)``) or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared, so every figure is
-the process's CPU time (``time.process_time``: all its threads), not wall time.
+after ``set_train(False)``) or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared,
+so every figure is the process's CPU time (``time.process_time``: all its threads), not wall time.
 
 sporax's first call is split at JAX's own monitoring events: the CPU time from one event's end to the
 next's goes to the later event's phase, ``trace`` (jaxpr traces: sporax's state discovery and the Python

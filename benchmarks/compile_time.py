@@ -2,16 +2,17 @@
 
 One fresh process per measurement (``--child``), no persistent compilation cache (sporax's is
 pointed at an empty folder). The model is created as the ecosystem check does
-(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2, CE loss with label
-smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)`` after ``set_train(False)``)
-or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared, so every figure is
-the process's CPU time (``time.process_time``: all its threads), not wall time.
+(``ecosys/checks/cv_model.py``: ``create_model(name, num_classes=10)``, batch 2 or the spec's 4th
+field, CE loss with label smoothing 0.1, AdamW, ``nn.TrainOneStepCell``), for ``eval`` (``model(x)``
+after ``set_train(False)``) or ``train`` (one ``TrainOneStepCell`` step). The machine this runs on is shared,
+so every figure is the process's CPU time (``time.process_time``: all its threads), not wall time.
 
-sporax's first call is split at JAX's own monitoring events: ``trace`` is the CPU time from the call's
-start to the end of the last jaxpr trace (sporax's state discovery and the Python of every
-``construct`` run inside it), ``lower`` to the end of the last MLIR lowering, ``compile`` to the end
-of the last XLA backend compile, ``run`` the rest (the first execution and sporax's host path). The
-events' wall seconds are printed beside them. ``step`` is the median CPU time of 5 later calls.
+sporax's first call is split at JAX's own monitoring events: the CPU time from one event's end to the
+next's goes to the later event's phase, ``trace`` (jaxpr traces: sporax's state discovery and the Python
+of every ``construct`` run inside them), ``lower`` (MLIR lowerings), ``compile`` (XLA backend compiles),
+and ``run`` is what follows the last event (the first execution and sporax's host path). The events'
+wall seconds and counts are printed beside them, with the events of the 5 later calls (a retrace).
+``step`` is the median CPU time of 5 later calls.
 With ``--ms-python`` the same step runs on MindSpore 2.10 (``ONEDNN_MAX_CPU_ISA=AVX2``, as the suite
 runs it): its first call's CPU time is its whole graph compile plus the first run (MindSpore has no
 phase events to split it).
@@ -42,7 +43,7 @@ PHASE_EVENTS = {"/jax/core/compile/jaxpr_trace_duration": "trace",
                 "/jax/core/compile/backend_compile_duration": "compile"}
 
 
-def build_step(name, size, phase, mindspore):
+def build_step(name, size, phase, mindspore, batch=2):
     """The call to time: ``model(x)`` (eval) or a ``TrainOneStepCell`` step (train), made as cv_model.py makes it."""
     import numpy as np
     from mindcv.loss import create_loss
@@ -53,8 +54,8 @@ def build_step(name, size, phase, mindspore):
     mindspore.set_seed(0)
     np.random.seed(0)
     model = create_model(model_name=name, pretrained=False, num_classes=10)
-    x = mindspore.Tensor(np.random.rand(2, 3, size, size), mindspore.float32)
-    y = mindspore.Tensor(np.random.randint(0, 10, (2,)), mindspore.int32)
+    x = mindspore.Tensor(np.random.rand(batch, 3, size, size), mindspore.float32)
+    y = mindspore.Tensor(np.random.randint(0, 10, (batch,)), mindspore.int32)
     if phase == "eval":
         model.set_train(False)
         return lambda: model(x).asnumpy()
@@ -66,9 +67,9 @@ def build_step(name, size, phase, mindspore):
 
 
 def child(spec, contender):
-    """Measure one ``name:size:phase`` in this process and print its figures as one JSON line."""
-    name, size, phase = spec.split(":")
-    ends = {}
+    """Measure one ``name:size:phase[:batch]`` in this process and print its figures as one JSON line."""
+    name, size, phase, *batch = spec.split(":")
+    events = []  # (phase, CPU time at its end, its wall seconds), in order
     if contender == "sporax":
         import sporax.compat
         sporax.compat.install()
@@ -76,27 +77,31 @@ def child(spec, contender):
 
         def listener(event, duration, **_):
             if event in PHASE_EVENTS:
-                label = PHASE_EVENTS[event]
-                ends[label] = time.process_time()
-                ends[label + "_wall"] = ends.get(label + "_wall", 0.0) + duration
+                events.append((PHASE_EVENTS[event], time.process_time(), duration))
         monitoring.register_event_duration_secs_listener(listener)
     import mindspore
-    run = build_step(name, int(size), phase, mindspore)
-    ends.clear()
+    run = build_step(name, int(size), phase, mindspore, int(batch[0]) if batch else 2)
+    events.clear()
     started = time.process_time()
     run()
     first = time.process_time() - started
+    first_events, events[:] = list(events), []
     steps = []
     for _ in range(5):
         begin = time.process_time()
         run()
         steps.append(time.process_time() - begin)
-    figures = {"first": first, "step": statistics.median(steps)}
+    figures = {"first": first, "step": statistics.median(steps), "later_events": len(events)}
+    # the CPU time between one event's end and the next's goes to the later one (a trace event's is the Python
+    # tracing before it, a compile's the compile); after the last event, the run
     mark = started
     for label in ("trace", "lower", "compile"):
-        figures[label] = ends.get(label, mark) - mark
-        figures[label + "_wall"] = ends.get(label + "_wall", 0.0)
-        mark = ends.get(label, mark)
+        figures[label] = figures[label + "_wall"] = figures[label + "_count"] = 0
+    for label, end, duration in first_events:
+        figures[label] += end - mark
+        figures[label + "_wall"] += duration
+        figures[label + "_count"] += 1
+        mark = end
     figures["run"] = started + first - mark
     print(json.dumps(figures), flush=True)
 
@@ -136,7 +141,8 @@ def parse_mindcv_options(parser, child):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("specs", nargs="*", metavar="NAME:SIZE:PHASE", help="phase: eval or train")
+    parser.add_argument("specs", nargs="*", metavar="NAME:SIZE:PHASE[:BATCH]",
+                        help="phase: eval or train; batch 2 unless given")
     parser.add_argument("--ms-python", help="also MindSpore 2.10's step, run by this interpreter")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="an environment variable for sporax's children (repeatable)")
@@ -149,7 +155,8 @@ def main():
         print(f"{spec:34s} sporax    first {r['first']:6.1f} CPU s = trace {r['trace']:5.1f} + lower {r['lower']:5.1f}"
               f" + compile {r['compile']:5.1f} + run {r['run']:5.1f}; step {1000 * r['step']:7.1f} ms"
               f"  (wall: trace {r['trace_wall']:.1f}, lower {r['lower_wall']:.1f}, compile {r['compile_wall']:.1f};"
-              f" load {os.getloadavg()[0]:.1f})", flush=True)
+              f" events: {r['trace_count']} traces, {r['lower_count']} lowerings, {r['compile_count']} compiles,"
+              f" {r['later_events']} in the 5 steps after; load {os.getloadavg()[0]:.1f})", flush=True)
         if options.ms_python:
             r = measure(spec, "mindspore", options.ms_python, options)
             print(f"{spec:34s} MindSpore first {r['first']:6.1f} CPU s; step {1000 * r['step']:7.1f} ms"

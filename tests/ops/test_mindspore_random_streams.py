@@ -1,11 +1,13 @@
 """Seeded random ops print MindSpore 2.10's numbers (CPU): values recorded from MindSpore 2.10 with the same
 seeds (``sporax.core.seeded_streams`` says how seeds become streams)."""
+import jax
 import numpy as np
 import pytest
 
 import sporax
 from sporax import Tensor, nn, ops
-from sporax.core.seeded_streams import SeedPair
+from sporax.core.seeded_streams import MinstdStream, SeedPair
+from sporax.ops.functional import minstd_units
 
 # StandardNormal(seed=1, seed2=2)((5,)), and elements 4990..4999 of its (5000,) draw (the engine's jumps
 # across blocks, and samples where glibc's logf rounds the other way than the exact log)
@@ -148,7 +150,29 @@ def test_seeded_dropout_masks_are_mindspores():
     sporax.set_seed(3)  # the layer takes kernel 'dropout''s first pair when built, then runs on
     layer = nn.Dropout(p=0.5).set_train()
     np.testing.assert_array_equal(layer(ONES).asnumpy(), first)
-    np.testing.assert_array_equal(layer(ONES).asnumpy() != 0, [[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1]])
+    np.testing.assert_array_equal(layer(ONES).asnumpy() != 0, SECOND_LAYER_MASK)
+    # compiled (MindSpore GRAPH mode draws the same three masks), the program computes the stream itself, and an
+    # eager call after the compiled ones runs on from where they left it
+    sporax.set_seed(3)
+    layer = nn.Dropout(p=0.5).set_train()
+    compiled = sporax.jit(lambda x: layer(x))
+    np.testing.assert_array_equal(compiled(ONES).asnumpy(), first)
+    np.testing.assert_array_equal(compiled(ONES).asnumpy() != 0, SECOND_LAYER_MASK)
+    np.testing.assert_array_equal(layer(ONES).asnumpy() != 0, [[0, 0, 0, 0, 1, 1], [1, 0, 0, 1, 1, 0]])
+
+
+SECOND_LAYER_MASK = [[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 1, 1]]
+
+
+def test_dropout_stream_computed_in_the_program_is_the_host_engines():
+    # words ``position`` on of the engine started at ``state`` (the position traced, as a step's counter is): the
+    # host engine started that many words later; 5000 words cross a block of the program's powers, positions
+    # past 2**31 - 2 wrap the multiplier's order
+    state = 987654321
+    compiled = jax.jit(lambda position: minstd_units.units(state, position, 5000))
+    for position in (0, 4095, 123456789, 2**31 - 2, 2**31 - 1, 2**40 + 5):
+        later = MinstdStream(state * pow(16807, position, 2**31 - 1) % (2**31 - 1))
+        np.testing.assert_array_equal(np.asarray(compiled(np.int64(position))), later.units(5000), err_msg=position)
 
 
 def test_dropout_primitive_outputs_and_a_large_mask_are_mindspores():

@@ -13,6 +13,7 @@ import functools
 import inspect
 
 from sporax.ops.op_table import PRIMITIVES
+from sporax.state.discovery import is_parameter
 
 
 class Primitive:
@@ -26,6 +27,11 @@ class Primitive:
         self.name = name or type(self).__name__
         self.attrs = {}
         self.instance_name = ""
+
+    def _sporax_reachable(self):
+        # State discovery walks a Cell's Primitives through this: a seeded random Primitive keeps its stream's
+        # counter as a Parameter (nn.Dropout's), which the compiled step must carry and write back.
+        return [value for value in vars(self).values() if is_parameter(value)]
 
     def add_prim_attr(self, name, value):
         """Record attribute ``name`` in ``attrs`` and as the instance's attribute; returns self so calls chain.

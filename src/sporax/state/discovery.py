@@ -1,7 +1,8 @@
 """Which Parameters a call may touch (DESIGN section 2.2), ordered and de-duplicated.
 
 * A Cell: its whole tree, trainable and not (``parameters_and_names``), plus Parameters held in
-  plain attributes (ParameterTuples of an optimizer, lists).
+  plain attributes (ParameterTuples of an optimizer, lists) and in objects that say what they reach
+  (``_sporax_reachable``: a seeded Primitive's stream counter, a grad function's weights).
 * A free function: what its code can reach — closure variables, the globals its code names,
   default arguments, bound ``self`` — walked recursively through functions, Cells, containers
   and sporax's own wrappers (a ``grad`` function exposes the function it differentiates).
@@ -129,6 +130,8 @@ class _Walker:
                 if isinstance(value, (list, tuple, dict)) or is_parameter(value):
                     self.walk(value, 1)
                 elif isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
+                    self.walk(value, 1)
+                elif getattr(type(value), "_sporax_reachable", None) is not None:  # a Primitive, a grad function
                     self.walk(value, 1)
         for sub_name, sub in _cells_of(cell):
             self.seen.add(id(sub))

@@ -15,11 +15,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.parameter import Parameter
-from sporax.core.seeded_streams import NumberedDraws, SeedPair
+from sporax.core.seeded_streams import mixed_seed
 from sporax.core.tensor import Tensor
 from sporax.ops import functional, layer_forms
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import dropouts, padded_pools, random as random_ops, transformer_blocks
+from sporax.ops.functional import dropouts, minstd_units, padded_pools, random as random_ops, transformer_blocks
 from sporax.ops.product_fusion import bias_added_to_half_product
 from sporax.ops.functional.sampling import _apply_matrix
 from sporax.ops.faces import primitive_class
@@ -218,17 +218,17 @@ class Dropout(Primitive):
         if not 0.0 < keep_prob <= 1.0:
             raise ValueError(f"For 'Dropout', 'keep_prob' must be in (0, 1], but got {keep_prob}.")
         self.keep_prob, self.seed = keep_prob, Seed0 or Seed1 or None
-        # seeded, the instance owns MindSpore's kernel stream: its masks are MindSpore's, call after call
-        self._stream = None
+        # seeded, the instance owns MindSpore's kernel stream: its masks are MindSpore's, call after call, computed
+        # in the program from the engine's start and the words drawn so far (``minstd_units``: no host call)
+        self._words = None
         if Seed0 or Seed1:
-            draws = NumberedDraws(SeedPair(Seed0, Seed1).minstd_stream())
-            calls = Parameter(Tensor(np.zeros((), np.int64)), name="Dropout_calls", requires_grad=False)
-            self._stream = random_ops.OwnedStream(draws, calls, "Dropout")
+            self._engine_start = minstd_units.start_state(mixed_seed(Seed0, Seed1))
+            self._words = Parameter(Tensor(np.zeros((), np.int64)), name="Dropout_words", requires_grad=False)
 
     def __call__(self, x):
         array = array_of("Dropout", "x", x)
-        if self._stream is not None:
-            units = random_ops._host_draw(self._stream, array.shape, ("units",), np.float32)
+        if self._words is not None:
+            units = minstd_units.drawn_units(self._engine_start, self._words, array.shape, "Dropout")
             output, mask = random_ops.dropped(units, array, self.keep_prob)
             return wrap(output), wrap(mask)
         # The functional dropout of ones is the scaled mask: 0 where dropped, 1 / keep_prob where kept.

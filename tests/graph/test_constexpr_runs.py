@@ -5,7 +5,8 @@ MindSpore's compiler evaluates each function graph once per signature of its arg
 with like arguments, a Cell's forward pass and its gradient, a helper called twice all share one run of the
 constexpr they call (its ``np.random`` draw happens once); calls of one run (an unrolled loop, two call
 sites) each run. PyNative runs every call. StarGAN's WGAN-GP draws its interpolation weights this way: the
-discriminator loss and its gradient must see the same weights.
+discriminator loss and its gradient must see the same weights. A loop whose body calls the constexpr before
+it assigns its own names (mindyolo's YOLOv7 loss) runs it once per unrolled step, as MindSpore does.
 """
 import json
 import os

@@ -5,6 +5,7 @@ import sys
 import types
 
 from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.values import Undefined
 from sporax.state.discovery import is_cell
 from sporax.state.fallback import python_print
 from sporax.state.arguments import MutableMarker
@@ -188,6 +189,10 @@ def _signature(value):
         return (type(value).__name__,) + tuple(_signature(item) for item in value)
     if isinstance(value, dict):
         return ("dict",) + tuple((key, _signature(item)) for key, item in sorted(value.items(), key=repr))
+    if isinstance(value, Undefined):
+        # a loop-carried name the loop assigns after the call (mindyolo's YOLOv7 loss): any attribute
+        # lookup on it raises, so it stands for itself by name
+        return ("undefined", value.name)
     shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
     if isinstance(shape, tuple) and dtype is not None and not isinstance(value, (int, float, bool)):
         return ("tensor", tuple(shape), str(dtype))

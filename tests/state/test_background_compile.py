@@ -74,6 +74,12 @@ def train(network_class, steps=STEPS, between_steps=None):
 
 @pytest.fixture
 def graph_mode(monkeypatch):
+    from sporax.core import process_setup
+
+    # The test run's shared compile cache (tests/conftest.py) may hold these programs from an earlier test, and a
+    # program found there takes no quick path: each test here starts cold, as a first run does.
+    shared_cache = process_setup.compile_cache_folder()
+    process_setup.use_compile_cache(None)
     ms.set_context(mode=ms.GRAPH_MODE)
     # These test programs are small: make them take the quick path as a large one would.
     monkeypatch.setattr(program_cache, "MIN_OPERATIONS", 0)
@@ -82,6 +88,7 @@ def graph_mode(monkeypatch):
     yield
     program_cache.wait_for_full_compiles()
     ms.set_context(mode=ms.PYNATIVE_MODE)
+    process_setup.use_compile_cache(shared_cache)
 
 
 @pytest.fixture

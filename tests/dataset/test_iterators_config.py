@@ -130,3 +130,50 @@ def test_init_step_and_pipeline_queries():
     assert synced.get_init_step() == 2
     assert [len(r[0]) for r in synced.create_tuple_iterator(output_numpy=True)] == [3, 1]
     assert int(ds.config.get_error_samples_mode()) == int(ds.config.ErrorSamplesMode.RETURN) == 0
+
+
+# MindSpore 2.10 recorded: rows (a * 2, b) of a map over a = 0..n-1, b = 10 * a, whose function
+# raises on the rows in `bad`. SKIP drops them; REPLACE drops them and, at the epoch's end, appends
+# as many good rows, taken in order (cycling when there are fewer).
+_ERROR_SAMPLES_CASES = [
+    ("SKIP", {1, 3}, 8, [(0, 0), (4, 20), (8, 40), (10, 50), (12, 60), (14, 70)]),
+    ("SKIP", set(range(8)), 8, []),
+    ("REPLACE", {0, 1}, 8, [(4, 20), (6, 30), (8, 40), (10, 50), (12, 60), (14, 70), (4, 20), (6, 30)]),
+    ("REPLACE", set(range(1, 7)), 8, [(0, 0), (14, 70)] * 4),
+    ("REPLACE", {2, 5, 9, 10, 11, 17}, 20,
+     [(0, 0), (2, 10), (6, 30), (8, 40), (12, 60), (14, 70), (16, 80), (24, 120), (26, 130), (28, 140),
+      (30, 150), (32, 160), (36, 180), (38, 190), (0, 0), (2, 10), (6, 30), (8, 40), (12, 60), (14, 70)]),
+]
+
+
+@pytest.mark.parametrize("mode, bad, n, expected", _ERROR_SAMPLES_CASES)
+def test_error_samples_mode_skip_and_replace(mode, bad, n, expected):
+    def double(x):
+        if int(x) in bad:
+            raise ValueError(f"bad row {int(x)}")
+        return x * 2
+
+    data = ds.NumpySlicesDataset({"a": np.arange(n, dtype=np.int32), "b": np.arange(n, dtype=np.int32) * 10},
+                                 shuffle=False).map(double, input_columns=["a"], num_parallel_workers=2)
+    ds.config.set_error_samples_mode(getattr(ds.config.ErrorSamplesMode, mode))
+    try:
+        rows = [(int(a), int(b)) for a, b in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    finally:
+        ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.RETURN)
+    assert rows == expected
+
+
+def test_error_samples_mode_replace_all_failed_and_type_check():
+    def fail(x):
+        raise ValueError("always")
+
+    ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.REPLACE)
+    try:
+        with pytest.raises(RuntimeError, match="all data is garbage and cannot be replaced"):
+            list(ds.NumpySlicesDataset(np.arange(3), shuffle=False).map(fail).create_tuple_iterator(num_epochs=1))
+    finally:
+        ds.config.set_error_samples_mode(ds.config.ErrorSamplesMode.RETURN)
+    # MindSpore: TypeError "Argument error_samples_mode with value 1 is not of type [<enum 'ErrorSamplesMode'>], ..."
+    with pytest.raises(TypeError, match=r"value 1 is not of type \[<enum 'ErrorSamplesMode'>\], but got <class 'int'>"):
+        ds.config.set_error_samples_mode(1)
+    assert ds.config.get_error_samples_mode() == ds.config.ErrorSamplesMode.RETURN

@@ -332,7 +332,8 @@ get_debug_mode = _getter("get_debug_mode", "debug_mode", "Whether debug mode is 
 
 
 class ErrorSamplesMode(enum.IntEnum):
-    """What the pipeline does with a row whose processing fails (only RETURN is supported)."""
+    """What a map does with a row whose operations raise: RETURN raises the error, SKIP drops the
+    row, REPLACE drops it and appends a good row in its place at the epoch's end."""
 
     RETURN = 0
     REPLACE = 1
@@ -340,15 +341,19 @@ class ErrorSamplesMode(enum.IntEnum):
 
 
 def set_error_samples_mode(error_samples_mode):
-    """Only ErrorSamplesMode.RETURN (raise the error) is supported."""
-    if int(error_samples_mode) != 0:
-        raise NotImplementedError("dataset.config.set_error_samples_mode: only ErrorSamplesMode.RETURN "
-                                  "is supported by sporax.")
-    _state["error_samples_mode"] = 0
+    """Set what a map does with a row whose operations raise (see ErrorSamplesMode).
+
+    Args:
+        error_samples_mode (ErrorSamplesMode): RETURN, REPLACE or SKIP.
+    """
+    if not isinstance(error_samples_mode, ErrorSamplesMode):
+        raise TypeError(f"Argument error_samples_mode with value {error_samples_mode} is not of type "
+                        f"[{ErrorSamplesMode!r}], but got {type(error_samples_mode)}.")
+    _state["error_samples_mode"] = int(error_samples_mode)
 
 
 def get_error_samples_mode():
-    """The error samples mode (always RETURN)."""
+    """The error samples mode (ErrorSamplesMode.RETURN until set)."""
     return ErrorSamplesMode(_state["error_samples_mode"])
 
 

@@ -39,6 +39,15 @@ class Block:
         """Rows ``begin:end`` as a new block (views, no copies)."""
         return Block([column[begin:end] for column in self.columns], end - begin, self.start + begin)
 
+    def take_rows(self, rows, start=None):
+        """The rows at ``rows`` (ascending indices) as a new block starting at ``start``."""
+        start = self.start if start is None else start
+        if len(rows) == self.n:
+            return Block(self.columns, self.n, start)
+        index = np.asarray(rows, dtype=np.intp)
+        return Block([column[index] if isinstance(column, np.ndarray) else [column[i] for i in rows]
+                      for column in self.columns], len(rows), start)
+
     def select(self, indices):
         """Columns at ``indices`` (projection)."""
         return Block([self.columns[i] for i in indices], self.n, self.start)

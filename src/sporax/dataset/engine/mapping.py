@@ -106,6 +106,23 @@ def _is_builtin_kernel(op):
             and getattr(getattr(op, "implementation", None), "name", None) != "PY")
 
 
+# Good rows a map keeps, under ErrorSamplesMode.REPLACE, to stand in for failed ones.
+_REPLACE_CACHE_ROWS = 1024
+
+
+class _OutputColumns(list):
+    """A map's output columns; ``rows`` lists the input rows they come from (see _apply_rows)."""
+
+    rows = None
+
+
+def _counting(blocks, counted):
+    """The blocks, adding their rows to ``counted["rows"]``."""
+    for block in blocks:
+        counted["rows"] += block.n
+        yield block
+
+
 class MapDataset(Dataset):
     """Rows of the child with ``operations`` applied to ``input_columns``."""
 
@@ -180,7 +197,9 @@ class MapDataset(Dataset):
         chain = [self]
         workers = self._workers()
         node = self.children[0]
-        while (not self.python_multiprocessing and type(node) is MapDataset and not node.callbacks
+        # Under ErrorSamplesMode.REPLACE each map refills its own failed rows (see _replacing).
+        replacing = config.get_error_samples_mode() == config.ErrorSamplesMode.REPLACE
+        while (not replacing and not self.python_multiprocessing and type(node) is MapDataset and not node.callbacks
                and not node.python_multiprocessing and node._workers() == workers
                and node.cache is None):
             chain.append(node)
@@ -191,13 +210,48 @@ class MapDataset(Dataset):
     def _mapped_blocks(self, ctx):
         chain = self._fused_chain()
         child = chain[0].children[0]._blocks(ctx)
+        mode = config.get_error_samples_mode()
+        if mode == config.ErrorSamplesMode.REPLACE:
+            counted = {"rows": 0}
+            child = _counting(child, counted)
+            yield from self._replacing(self._run_chain(ctx, chain, child, True), counted)
+        else:
+            yield from self._run_chain(ctx, chain, child, mode != config.ErrorSamplesMode.RETURN)
+
+    def _replacing(self, blocks, counted):
+        """ErrorSamplesMode.REPLACE: the good rows, then as many rows as failed, taken from the good
+        rows in their order (cycling when fewer), as MindSpore 2.10 appends them at the epoch's end."""
+        cached, cached_rows, delivered = [], 0, 0
+        for block in blocks:
+            delivered += block.n
+            if block.n and cached_rows < _REPLACE_CACHE_ROWS:
+                cached.append(block)
+                cached_rows += block.n
+            yield block
+        missing = counted["rows"] - delivered
+        if missing <= 0:
+            return
+        if not cached:
+            raise RuntimeError(f"{self._describe()}: all data is garbage and cannot be replaced "
+                               "(ErrorSamplesMode.REPLACE): every row failed, so no good row can "
+                               "stand in for the failed ones; fix the operation or use SKIP.")
+        while missing > 0:
+            for block in cached:
+                part = block.slice(0, min(block.n, missing))
+                yield Block(part.columns, part.n, delivered)
+                delivered += part.n
+                missing -= part.n
+                if not missing:
+                    break
+
+    def _run_chain(self, ctx, chain, child, skip_errors):
         # A process worker cannot see this process's stop flag (nor pickle it, under 'spawn'):
         # it is stopped by the pool instead.
         stop = _NeverStopped() if self.python_multiprocessing else ctx.stop
         streamed = [node for node in chain if node._mindspore_streams(ctx)]
         steps = [functools.partial(node._apply, ctx.seed, ctx.epoch, ctx.node_id(node),
                                    ctx.next_start(node), stop,
-                                   ctx if node in streamed else None) for node in chain]
+                                   ctx if node in streamed else None, skip_errors) for node in chain]
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
         op = ", then ".join(node._describe() for node in chain)  # a fused chain names every map
@@ -243,7 +297,7 @@ class MapDataset(Dataset):
         return dataset_random.MindSporeStreams(parts, ctx.streams, ctx.node_id(self), ctx.seed,
                                                self._workers())
 
-    def _apply(self, seed, epoch, node_id, start, stop, streamed, item):
+    def _apply(self, seed, epoch, node_id, start, stop, streamed, skip_errors, item):
         index, block = item
         block_seed = (seed, epoch, node_id, (start << 32) + index)
         columns = [block.columns[i] for i in self._input_positions]
@@ -251,10 +305,10 @@ class MapDataset(Dataset):
             streams = self._streams(streamed, block_seed)
             previous = dataset_random.set_current_rng(streams)
             try:
-                return self._assemble(block, self._apply_rows(block, columns, stop, streams.next_row))
+                return self._assemble(block, self._apply_rows(block, columns, stop, streams.next_row,
+                                                              skip_errors))
             except runtime.PartialFailure as failure:
-                kept = block.slice(0, failure.rows.n)
-                raise runtime.PartialFailure(self._assemble(kept, failure.rows.columns),
+                raise runtime.PartialFailure(self._assemble(block, failure.rows.columns),
                                              failure.error) from None
             finally:
                 dataset_random.set_current_rng(previous)
@@ -268,16 +322,18 @@ class MapDataset(Dataset):
             # A fresh generator: draws made by a batched attempt that gave up must not shift the rows'.
             with dataset_random.block_rng(*block_seed):
                 try:
-                    outputs = self._apply_rows(block, columns, stop)
+                    outputs = self._apply_rows(block, columns, stop, skip_errors=skip_errors)
                 except runtime.PartialFailure as failure:
                     # The rows before the failing one, completed with their other columns.
-                    kept = block.slice(0, failure.rows.n)
-                    raise runtime.PartialFailure(self._assemble(kept, failure.rows.columns),
+                    raise runtime.PartialFailure(self._assemble(block, failure.rows.columns),
                                                  failure.error) from None
         return self._assemble(block, outputs)
 
     def _assemble(self, block, outputs):
-        """The output block: the operations' outputs placed among the untouched columns."""
+        """The output block: the operations' outputs placed among the untouched columns (of the rows
+        that did not fail, when failed rows are skipped: see _apply_rows)."""
+        if outputs and len(outputs[0]) != block.n:
+            block = block.take_rows(outputs.rows)
         new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
         return Block(new_columns, block.n, block.start)
 
@@ -296,10 +352,14 @@ class MapDataset(Dataset):
         self._check_count(len(values))
         return list(values)
 
-    def _apply_rows(self, block, columns, stop, next_row=None):
+    def _apply_rows(self, block, columns, stop, next_row=None, skip_errors=False):
+        """The operations applied row by row: the output columns (lists). With ``skip_errors``
+        (ErrorSamplesMode SKIP/REPLACE) a row whose operations raise is left out, and the result's
+        ``rows`` names the rows kept."""
         operations = self.operations
         count = len(self.output_columns)
-        outputs = [[] for _ in range(count)]
+        outputs = _OutputColumns([] for _ in range(count))
+        outputs.rows = kept = []
         appenders = [column.append for column in outputs]
         columns = [per_row(column) for column in columns]
         progress = stall.current_values()
@@ -315,20 +375,23 @@ class MapDataset(Dataset):
                     result = op(*values)
                     values = result if isinstance(result, tuple) else (result,)
             except Exception as exc:
+                if skip_errors:
+                    continue
                 if _is_builtin_kernel(op):
                     error = runtime.builtin_op_error(type(op).__name__, self._describe(),
                                                      f"column(s) {self.input_columns}", block.start + i, exc)
                 else:
                     error = runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
                                                block.start + i, exc)
-                raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
+                raise runtime.PartialFailure(Block(outputs, len(kept), block.start), error) from None
             if len(values) != count:
                 try:
                     self._check_count(len(values))
                 except RuntimeError as error:
-                    raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
+                    raise runtime.PartialFailure(Block(outputs, len(kept), block.start), error) from None
             for append, value in zip(appenders, values):
                 append(value if isinstance(value, np.ndarray) else to_array(value))
+            kept.append(i)
         return outputs
 
     def _check_count(self, returned):

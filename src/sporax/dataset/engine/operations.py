@@ -366,13 +366,7 @@ class FilterDataset(Dataset):
 
     @staticmethod
     def _kept(block, keep, start):
-        if len(keep) == block.n:
-            kept = block.columns
-        else:
-            index = np.asarray(keep, dtype=np.intp)
-            kept = [column[index] if isinstance(column, np.ndarray) else [column[i] for i in keep]
-                    for column in block.columns]
-        return Block(kept, len(keep), start)
+        return block.take_rows(keep, start)
 
 
 class FlatMapDataset(Dataset):

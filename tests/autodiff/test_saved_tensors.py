@@ -120,3 +120,48 @@ def test_pynative_cell_saved_tensors_hooks_see_values():
     assert sorted(tuple(tensor.asnumpy()) for tensor in kept) == [(1.0, 2.0), (3.0, 5.0)]
     np.testing.assert_array_equal(dx.asnumpy(), [6.0, 10.0])
     np.testing.assert_array_equal(dy.asnumpy(), [2.0, 4.0])
+
+
+def test_pynative_difference_pack_hook_runs_after_the_forward_on_every_saved_tensor():
+    # PyNative difference, pinned: MindSpore 2.10 packs each tensor as an op inside the `with` block saves it
+    # (DURING the forward) and only those ops' tensors; sporax differentiates with jax.vjp, whose residuals
+    # exist only once the whole forward has run, so it packs after the forward, every residual of the function
+    # (also those of ops outside the block). MindSpore's events for `forward` below (recorded):
+    mindspore_events = [("pack", [2.7183, 7.3891]), "after exp", ("pack", [2.7183, 7.3891]), ("pack", [3.0, 5.0]),
+                        "after with", "forward end", ("unpack", [3.7183, 8.3891]), ("unpack", [4.0, 6.0]),
+                        ("unpack", [3.7183, 8.3891])]
+    mindspore_grads = [[23.028, 137.614], [3.7183, 16.7781]]
+    events = []
+
+    def pack(tensor):
+        events.append(("pack", np.round(tensor.asnumpy(), 4).tolist()))
+        return tensor + 1
+
+    def unpack(tensor):
+        events.append(("unpack", np.round(tensor.asnumpy(), 4).tolist()))
+        return tensor
+
+    def forward(x, y):
+        with ms.saved_tensors_hooks(pack, unpack):
+            a = ops.exp(x)
+            events.append("after exp")
+            b = a * y
+        events.append("after with")
+        c = b * x
+        events.append("forward end")
+        return c.sum()
+
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
+    _, grads = ms.value_and_grad(forward, grad_position=(0, 1))(x, y)
+    # sporax: the forward's prints first, then one pack per residual (x, y, exp(x) and b = exp(x) * y).
+    assert events[:3] == ["after exp", "after with", "forward end"] != mindspore_events[:3]
+    packed = sorted(event[1] for event in events[3:] if event[0] == "pack")
+    np.testing.assert_allclose(packed, [[1.0, 2.0], [2.7183, 7.3891], [3.0, 5.0], [8.1548, 36.9453]], rtol=1e-4)
+    assert [kind for kind, _ in events[3:]] == ["pack"] * 4 + ["unpack"] * 4
+    # Every saved tensor comes back one more than its value: dc/dx = (b + 1) + (x + 1)(y + 1)(a + 1) with a = exp(x)
+    # (exp saves its output), dc/dy = (x + 1)(a + 1).
+    xs, ys = np.array([1.0, 2.0]), np.array([3.0, 5.0])
+    a, b = np.exp(xs), np.exp(xs) * ys
+    expected = [(b + 1) + (xs + 1) * (ys + 1) * (a + 1), (xs + 1) * (a + 1)]
+    np.testing.assert_allclose([g.asnumpy() for g in grads], expected, rtol=1e-5)
+    assert not np.allclose(expected, mindspore_grads, rtol=1e-3)

@@ -5,10 +5,11 @@ sporax differentiates with ``jax.vjp``: the forward pass returns a pullback hold
 When hooks are active around a gradient call, or are entered during its forward pass (a ``with``
 block or ``register_saved_tensors_hooks`` inside the differentiated function, as MindSpore's
 examples do), every residual array is handed to ``pack_hook`` (as a Tensor) after the forward
-pass, and the pullback runs on what ``unpack_hook`` returns for each packed object. One
-difference from MindSpore: JAX keeps the residuals of the whole forward pass together, so hooks
-entered inside the function apply to every tensor it saves, not only to those of the ops inside
-the ``with`` block. In PyNative a gradient whose function enters hooks runs eagerly, so the hooks
+pass, and the pullback runs on what ``unpack_hook`` returns for each packed object. Two
+differences from MindSpore's PyNative, which packs each tensor as an op saves it, during the
+forward: JAX's residuals exist only once the whole forward pass has run (so packing follows it),
+and they are kept together, so hooks entered inside the function apply to every tensor it saves,
+not only to those of the ops inside the ``with`` block (both pinned in the saved-tensors tests). In PyNative a gradient whose function enters hooks runs eagerly, so the hooks
 see (and may keep) the saved tensors' values on every call. Inside a compiled program (GRAPH
 mode, ``ms.jit``) the hooks run on the traced values, as ``register_saved_tensors_hooks`` does there.
 

@@ -9,9 +9,10 @@ pass, and the pullback runs on what ``unpack_hook`` returns for each packed obje
 differences from MindSpore's PyNative, which packs each tensor as an op saves it, during the
 forward: JAX's residuals exist only once the whole forward pass has run (so packing follows it),
 and they are kept together, so hooks entered inside the function apply to every tensor it saves,
-not only to those of the ops inside the ``with`` block (both pinned in the saved-tensors tests). In PyNative a gradient whose function enters hooks runs eagerly, so the hooks
-see (and may keep) the saved tensors' values on every call. Inside a compiled program (GRAPH
-mode, ``ms.jit``) the hooks run on the traced values, as ``register_saved_tensors_hooks`` does there.
+not only to those of the ops inside the ``with`` block (both pinned in the saved-tensors tests).
+In PyNative a gradient whose function enters hooks runs eagerly, so the hooks see (and may keep)
+the saved tensors' values on every call. Inside a compiled program (GRAPH mode, ``ms.jit``) the
+hooks run on the traced values, as ``register_saved_tensors_hooks`` does there.
 
 ``pack_saved``/``unpack_saved`` are the one packing mechanism: the global hooks here and the per-Cell
 ``Cell.register_saved_tensors_hooks`` (across its ``jax.custom_vjp`` boundary, ``nn/cell_hooks.py``) both use them.

@@ -199,8 +199,8 @@ class MapDataset(Dataset):
         node = self.children[0]
         # Under ErrorSamplesMode.REPLACE each map refills its own failed rows (see _replacing).
         replacing = config.get_error_samples_mode() == config.ErrorSamplesMode.REPLACE
-        while (not replacing and not self.python_multiprocessing and type(node) is MapDataset and not node.callbacks
-               and not node.python_multiprocessing and node._workers() == workers
+        while (not replacing and not self.python_multiprocessing and type(node) is MapDataset
+               and not node.callbacks and not node.python_multiprocessing and node._workers() == workers
                and node.cache is None):
             chain.append(node)
             node = node.children[0]
@@ -332,8 +332,9 @@ class MapDataset(Dataset):
     def _assemble(self, block, outputs):
         """The output block: the operations' outputs placed among the untouched columns (of the rows
         that did not fail, when failed rows are skipped: see _apply_rows)."""
-        if outputs and len(outputs[0]) != block.n:
-            block = block.take_rows(outputs.rows)
+        kept = getattr(outputs, "rows", None)
+        if kept is not None and len(kept) != block.n:
+            block = block.take_rows(kept)
         new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
         return Block(new_columns, block.n, block.start)
 

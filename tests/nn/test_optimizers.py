@@ -134,6 +134,23 @@ def test_bad_arguments_are_named():
         nn.Adam(net.trainable_params(), beta1=1.5)
 
 
+@pytest.mark.parametrize("learning_rate, expected", [
+    (True, [1.0]), (range(3), [0.0, 1.0, 2.0]), ((rate for rate in [0.2, 0.1]), [0.2, 0.1]), ([True, 2], [1.0, 2.0]),
+    ("invalid", "could not convert string to float: 'i'"), ([0.1, "a"], "could not convert string to float: 'a'"),
+])
+def test_learning_rate_takes_any_iterable_of_numbers(learning_rate, expected):
+    # MindSpore 2.10 (nn.SGD, recorded): a bool is its int, any Iterable a per-step list converted item by
+    # item, so a str fails on its first character with ValueError (mindformers' AdamW test expects it).
+    net = nn.Dense(2, 1)
+    if isinstance(expected, str):
+        with pytest.raises(ValueError, match=f"For 'SGD'.*{expected}"):
+            nn.SGD(net.trainable_params(), learning_rate=learning_rate)
+        return
+    rate = nn.SGD(net.trainable_params(), learning_rate=learning_rate).learning_rate
+    values = rate.learning_rate if len(expected) > 1 else rate
+    np.testing.assert_allclose(values.asnumpy().reshape(-1), expected, rtol=1e-7)
+
+
 def test_learning_rate_schedules_match_mindspore():
     steps = [0, 3, 5]
     expected = {

@@ -6,6 +6,7 @@ Parameters, so it is lifted, compiled and checkpointed like the network (names a
 """
 import inspect
 import numbers
+from collections.abc import Iterable
 
 import jax
 import jax.numpy as jnp
@@ -46,24 +47,33 @@ class _IteratorLearningRate(Cell):
         return Tensor._wrap(self.learning_rate._value[jnp.minimum(index, self._last)])
 
 
+def _per_step_rates(value, cell_name):
+    """The float32 rates of an Iterable learning_rate (list, tuple, range, generator; a str is one too)."""
+    try:
+        return np.asarray(list(value), np.float32).reshape(-1)
+    except (TypeError, ValueError) as error:
+        # MindSpore converts any Iterable item by item: 'invalid' fails on its first character.
+        raise type(error)(f"For '{cell_name}', a per-step learning_rate must hold numbers: {error}.") from error
+
+
 def _learning_rate(value, name, cell_name):
     """A Parameter, a schedule Cell or an iterator Cell for one learning-rate setting."""
     if isinstance(value, LearningRateSchedule):
         return value
     if isinstance(value, Cell):
         raise TypeError(f"For '{cell_name}', a Cell learning_rate must be a LearningRateSchedule.")
-    if isinstance(value, bool):
-        raise TypeError(f"For '{cell_name}', learning_rate must be float, Tensor, list or "
-                        "LearningRateSchedule, got bool.")
+    # MindSpore 2.10 takes a bool as the int it is (True: rate 1.0).
     if isinstance(value, numbers.Real):
         if value < 0:
             raise ValueError(f"For '{cell_name}', learning_rate must be >= 0, got {value}.")
         return Parameter(Tensor(np.float32(value)), name=name)
     if isinstance(value, Tensor) and value.ndim == 0:
         return Parameter(Tensor(value, mstype.float32), name=name)
-    if isinstance(value, (list, tuple, Tensor)):
+    if isinstance(value, (Tensor, Iterable)):
         if isinstance(value, Tensor) and value.ndim != 1:
             raise ValueError(f"For '{cell_name}', a Tensor learning_rate must be 0-D or 1-D, got {value.shape}.")
+        if not isinstance(value, Tensor):
+            value = _per_step_rates(value, cell_name)
         if len(value) == 0:
             raise ValueError(f"For '{cell_name}', a learning_rate list must not be empty.")
         return _IteratorLearningRate(value, name)

@@ -46,3 +46,14 @@ def test_states_must_be_parameters():
     with pytest.raises(TypeError, match="'FusedAdaFactor'.*'param'"):
         ops.FusedAdaFactor()((1e-30, 1e-3), 1.0, 0.9, 0.8, 0.0, 0.1, Tensor(np.ones(2, np.float32)), 1.0,
                              *[Tensor(np.zeros(2, np.float32))] * 4)
+
+
+@pytest.mark.parametrize("epsilon, size", [((1e-30,), 4), ((1e-30, 1e-3, 1e-16), 12)])
+def test_epsilon_must_be_a_pair(epsilon, size):
+    # MindSpore 2.10 (recorded): the CPU kernel's address check, a RuntimeError naming the byte size; mindformers'
+    # Came passes three epsilons and fails so on CPU.
+    states = [Parameter(Tensor(np.zeros(shape, np.float32)), name=name)
+              for name, shape in zip(NAMES, ((2, 3), (2, 3), (2,), (3,), (2, 3)))]
+    with pytest.raises(RuntimeError, match=f"'FusedAdaFactor', the address size of 'epsilon' must be 8, but got {size}"):
+        ops.FusedAdaFactor()(Tensor(np.array(epsilon, np.float32)), 1.0, 0.9, 0.8, 0.0, Tensor(np.float32(0.1)),
+                             Tensor(np.full((2, 3), 0.5, np.float32)), *states)

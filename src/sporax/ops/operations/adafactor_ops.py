@@ -26,6 +26,8 @@ Example:
     >>> [round(v, 4) for v in param.asnumpy().tolist()]
     [0.9, 0.9, 0.9]
 """
+import numpy as np
+
 from sporax.ops.functional.update import adafactor_rule
 from sporax.ops.operations.optimizer_ops import _bool, _Update
 from sporax.ops.primitive import prim_attr_register
@@ -64,8 +66,12 @@ class FusedAdaFactor(_Update):
         self.enable_weight_decay = enable_weight_decay
 
     def _rule(self, v):
-        if len(v["epsilon"]) != 2:
-            raise ValueError(f"For '{self.name}', epsilon must be a pair (eps1, eps2), but got {v['epsilon']!r}.")
+        epsilon = v["epsilon"]
+        if len(epsilon) != 2:
+            # MindSpore 2.10's CPU kernel checks the byte size when it runs: RuntimeError, not ValueError.
+            size = len(epsilon) * np.dtype(getattr(epsilon, "dtype", np.float32)).itemsize
+            raise RuntimeError(f"For '{self.name}', the address size of 'epsilon' must be 8, but got {size}: "
+                               f"epsilon must be a pair (eps1, eps2), got {len(epsilon)} values.")
         states = adafactor_rule(
             v["param"], v["gradient"], v["exp_avg"], v["exp_avg_sq_row"], v["exp_avg_sq_col"], v["exp_avg_sq"],
             v["epsilon"], v["clip_threshold"], v["beta1"], v["beta2"], v["weight_decay"], v["learning_rate"],

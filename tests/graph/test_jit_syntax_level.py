@@ -6,7 +6,7 @@ in compiled code (AttributeError) where LAX runs it; MS_DEV_JIT_SYNTAX_LEVEL ove
 import numpy as np
 import pytest
 
-from sporax import JitConfig, Tensor
+from sporax import JitConfig, Tensor, ops
 from sporax.core import context
 from sporax.nn.cell import Cell
 from sporax.state import EagerFallbackWarning
@@ -93,3 +93,41 @@ def test_strict_context_or_environment_also_returns_dict_values(monkeypatch):
     monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
     out = _ReturnsDict()(Tensor(np.int64(4)))
     assert isinstance(out, tuple) and int(out[1].asnumpy()) == 4
+
+
+class _Wrap(Cell):
+    def __init__(self, func):
+        super().__init__()
+        self.func = func
+
+    def construct(self, *inputs):
+        return self.func(*inputs)
+
+
+class _AddsAttribute(Cell):
+    def construct(self, x):
+        self.y = 2
+        return x
+
+
+def _abs_in_a_new_cell(x):
+    return _Wrap(ops.abs)(x)
+
+
+def _grad_of_abs_in_a_new_cell(x):
+    return ops.grad(_abs_in_a_new_cell, 0)(x)
+
+
+def test_strict_lets_a_cell_created_in_compiled_code_set_its_attributes():
+    """A Cell built inside a construct (tests' run_with_cell helper) sets attributes in its own __init__ under
+    STRICT, as in MindSpore 2.10 (grad [1, -1, -1], vmap |x|); construct adding one still raises there."""
+    context.set_context(jit_syntax_level=context.STRICT)
+    try:
+        grads = _Wrap(_grad_of_abs_in_a_new_cell)(Tensor(np.array([1.0, -2.0, -3.0], np.float32)))
+        mapped = ops.vmap(_abs_in_a_new_cell)(Tensor(np.array([[1.0, -2.0], [-3.0, 4.0]], np.float32)))
+        with pytest.raises(AttributeError, match="^The '_AddsAttribute' object has no attribute 'y'."):
+            _AddsAttribute()(Tensor([1.0]))
+    finally:
+        context.set_context(jit_syntax_level=context.LAX)
+    np.testing.assert_array_equal(grads.asnumpy(), [1.0, -1.0, -1.0])
+    np.testing.assert_array_equal(mapped.asnumpy(), [[1.0, 2.0], [3.0, 4.0]])

@@ -57,3 +57,39 @@ def test_fstring_of_known_values_is_python_formatting():
         return f"{(1, (2,), [3, 'q'])}|{None}|{True}|{1.5:.3f}|{'s'!r}|{x.shape[0]}"
 
     assert text(Tensor(np.ones(3))) == "(1, (2,), [3, 'q'])|None|True|1.500|'s'|3"
+
+
+STR_FORMAT_ORACLE = """\
+step 3: y=[3. 4.] ('a')
+[3. 4.]-[3. 4.]
+x is [[2 4]
+ [6 8]]
+"""
+
+
+class Doubled(nn.Cell):
+    def construct(self, x):
+        x = x + x
+        print('x is {}'.format(x))
+        return x - 1
+
+
+def test_str_format_of_traced_tensors_prints_run_time_values(capfd):
+    """``'...'.format(tensor)`` on a literal template is an f-string for MindSpore's graph: automatic and
+    numbered fields, a conversion, a Python value beside the tensor (text recorded from MindSpore 2.10)."""
+    @ms.jit
+    def show(x):
+        y = x * 2
+        print('step {}: y={} ({!r})'.format(3, y, 'a'))
+        print('{0}-{0}'.format(y))
+        return y
+
+    show(Tensor(np.array([1.5, 2.0], np.float32)))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = Doubled()(Tensor([[1, 2], [3, 4]]))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    jax.effects_barrier()
+    assert capfd.readouterr().out == STR_FORMAT_ORACLE
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 3], [5, 7]])

@@ -9,6 +9,7 @@ about the Cell object itself.
 """
 import numbers
 import re
+import sys
 
 import jax
 import numpy as np
@@ -129,11 +130,23 @@ def set_attribute(cell, name, value):
             return
         raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
                         f"'{type(value)}' as a cell.")
-    if not name.startswith("_") and scope.in_compiled_trace() and context.jit_syntax_level() != context.LAX:
+    if (not name.startswith("_") and scope.in_compiled_trace() and context.jit_syntax_level() != context.LAX
+            and not _initialising(cell)):
         _refuse_attribute_write(cell, name)
     if isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer):
         scope.note_attribute_write(cell, name)  # its run-time value is set after the program runs
     object.__setattr__(cell, name, value)
+
+
+def _initialising(cell):
+    """True while ``cell``'s own ``__init__`` runs: a Cell created inside compiled code (a helper wrapping a function
+    in a Cell, called from a construct) sets its attributes there, which MindSpore's graph allows at any level."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_name == "__init__" and frame.f_locals.get("self") is cell:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _refuse_attribute_write(cell, name):

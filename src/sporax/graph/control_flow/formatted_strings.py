@@ -4,7 +4,10 @@ MindSpore's graph runs such an f-string in Python when the program runs (its JIT
 ``print(f"loss: {loss}")`` writes ``loss: 5.0``, each tensor as NumPy writes its value and any format
 spec ignored. ``formatted`` returns the plain string when every value is known; otherwise a
 ``FormattedText`` (the string with the tensor's placeholder) that ``graph_print`` writes at run time.
+``"x is {}".format(x)`` on a literal template is the same f-string for MindSpore (``format_template``).
 """
+import string
+
 from sporax.core.tensor import Tensor, concrete
 from sporax.state.fallback import FormattedText
 
@@ -35,3 +38,33 @@ def formatted(parts, *values):
         pieces.append(text)
     text = "".join(texts)
     return FormattedText(text, pieces) if any(isinstance(piece, Tensor) for piece in pieces) else text
+
+
+def format_template(template, count):
+    """The ``formatted`` parts of ``template.format(*values)`` and, per value slot, the index of the positional
+    argument it reads; None where the template needs more than plain positional fields ('{}', '{0}', with a
+    conversion and a literal spec): attribute or item access, keyword fields, a nested spec, or an argument
+    that is not there leave the call to Python."""
+    parts, indices, automatic = [], [], 0
+    try:
+        pieces = list(string.Formatter().parse(template))
+    except ValueError:
+        return None  # a malformed template: str.format raises its own error
+    for literal, field, spec, conversion in pieces:
+        if literal:
+            parts.append(literal)
+        if field is None:
+            continue
+        if field == "":
+            index, automatic = automatic, automatic + 1
+        elif field.isdigit():
+            index = int(field)
+        else:
+            return None
+        if index >= count or "{" in (spec or ""):
+            return None
+        parts.append((ord(conversion) if conversion else -1, spec or ""))
+        indices.append(index)
+    if set(indices) != set(range(count)):
+        return None  # an argument no field reads is still evaluated by Python: leave the call to it
+    return tuple(parts), indices

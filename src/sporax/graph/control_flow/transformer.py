@@ -22,6 +22,7 @@ Two passes over one function's tree (see ``convert`` for the contract):
 import ast
 
 from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names, has_jump, side_effects
+from sporax.graph.control_flow.formatted_strings import format_template
 
 RUNTIME = HELPER_PREFIX + "rt"
 RETURN_FLAG = HELPER_PREFIX + "do_return"
@@ -36,6 +37,16 @@ def _name(identifier, store=False):
 
 def _runtime(attribute):
     return ast.Attribute(value=_name(RUNTIME), attr=attribute, ctx=ast.Load())
+
+
+def _format_call(node):
+    """``format_template``'s parts for a ``'literal'.format(positional, ...)`` call, or None."""
+    function = node.func
+    if not (isinstance(function, ast.Attribute) and function.attr == "format" and not node.keywords
+            and isinstance(function.value, ast.Constant) and isinstance(function.value.value, str)
+            and not any(isinstance(argument, ast.Starred) for argument in node.args)):
+        return None
+    return format_template(function.value.value, len(node.args))
 
 
 def _call(attribute, *args):
@@ -393,6 +404,12 @@ class ControlFlowRewriter(ast.NodeTransformer):
             # MindSpore's graph types the returned value before a print's arguments (runtime.print_)
             arguments = ast.Tuple(elts=node.args, ctx=ast.Load())
             return ast.copy_location(_call("print_", node.func, _thunk(arguments), _name(PENDING_ERRORS)), node)
+        template = _format_call(node)
+        if template is not None:
+            # '...'.format(x): an f-string for MindSpore's graph, a traced tensor written when the program runs
+            parts, indices = template
+            return ast.copy_location(_call("formatted", ast.Constant(value=parts),
+                                           *[node.args[index] for index in indices]), node)
         if isinstance(node.func, ast.Attribute) and node.func.attr == "has_key" and not node.keywords:
             return ast.copy_location(_call("has_key", node.func.value, *node.args), node)  # dict.has_key
         if (isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "values", "items")

@@ -119,6 +119,11 @@ def spelling(name, parameters, *, namespaces=("mint",), unused=(), unsupported=(
     return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused, unsupported)
 
 
+# How a generated Primitive stores an attribute given as another type (an entry's ``attribute_forms``), as
+# MindSpore 2.10's generated Primitives convert it in ``__init__`` (None is kept as it is):
+INT_TUPLE = "int_tuple"        # an int, a list or a 1-D Tensor of ints is stored as a tuple: Squeeze(1).axis == (1,)
+FLOAT_NUMBER = "float_number"  # a bool or an int is stored as a float: HShrink(1).lambd == 1.0
+
 @dataclasses.dataclass(frozen=True)
 class Op:
     """One op: its kernel and the names of its faces.
@@ -129,7 +134,8 @@ class Op:
         inputs: the names of the Tensor arguments (the rest are static hyper-parameters).
         dtypes: the input dtype rule (``FLOAT``, ``NUMBER`` or ``ANY``).
         primitive: MindSpore's Primitive name, or None; ``primitive_attrs`` the hyper-parameters
-            that are its ``__init__`` attributes (the rest of its arguments are call inputs).
+            that are its ``__init__`` attributes (the rest of its arguments are call inputs);
+            ``attribute_forms`` ``{attribute: INT_TUPLE or FLOAT_NUMBER}``, the type an attribute is stored as.
         method: the Tensor method name, or None; ``method_aliases`` are further method names of it.
         mint: the ``mint`` name(s) that are this functional face.
         spellings: ``Spelling`` rows: ``mint`` faces with PyTorch's parameter names (``op(mint=...)`` takes
@@ -209,6 +215,7 @@ class Op:
     aliases: tuple = ()
     primitive: str = None
     primitive_attrs: tuple = ()
+    attribute_forms: dict = None
     method: str = None
     method_aliases: tuple = ()
     mint: tuple = ()
@@ -307,8 +314,8 @@ COMPLEX = "complex"
 DTYPE_RULES += (TO_FLOAT64, COMPLEX)
 
 
-def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
+def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), attribute_forms=None, method=None,
+       mint=(), cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
@@ -351,6 +358,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
+                   attribute_forms=attribute_forms,
                    method=method, method_aliases=tuple(method_aliases), mint=mint, spellings=spelling_rows,
                    cells=tuple(cells),
                    position_wise=position_wise,

@@ -192,9 +192,10 @@ class Op:
             they raise ``UntraceableError`` naming the op, and a compiled caller runs eagerly, as MindSpore
             runs its dynamic-shape ops) or that answer with Python values (``shape``, ``rank``). Array results
             become Tensors; other results (ints, tuples of ints, dtypes) are returned as they are.
-        one_or_many: the input of ``sequences`` that may also be one Tensor (``clip_by_norm``'s ``x``: a Tensor, or
-            a tuple or list of Tensors clipped by their joint norm): the kernel gets one Tensor as a one-tuple and
-            returns a tuple, whose one Tensor the faces then return alone; a tuple or list gives a tuple.
+        one_or_many: the inputs of ``sequences`` that may also be one Tensor (``clip_by_norm``'s ``x``: a Tensor, or
+            a tuple or list of Tensors clipped by their joint norm; ``incre_flash_attention``'s ``key``/``value``):
+            the kernel gets one Tensor as a one-tuple and, where it returns a one-element tuple, the faces return its
+            Tensor alone; a tuple or list gives a tuple. A name or a tuple of names.
         reference_dtype: the ``reference`` also takes ``dtype=``, the NumPy name of the sample's dtype
             (``"float16"``): for ops whose answer depends on the input's dtype alone (``eps``, ``dtype``), which
             the float64 inputs of the reference do not show. A dtype answer (``ops.dtype``) compares with the
@@ -239,7 +240,7 @@ class Op:
     updates: tuple = ()
     nullable: tuple = ()
     eager: bool = False
-    one_or_many: str = None
+    one_or_many: tuple = None
     reference_dtype: bool = False
     writer: Callable = None
     view: bool = False
@@ -339,8 +340,9 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
     input_dtypes = {**{name: INDEX for name in indices}, **{name: MASK for name in masks}, **(input_dtypes or {})}
     method, *method_aliases = (method,) if isinstance(method, str) or method is None else method
     sequences = (sequences,) if isinstance(sequences, str) else tuple(sequences)
-    if one_or_many is not None and one_or_many not in sequences:
-        sequences += (one_or_many,)  # one Tensor or a sequence of them: read as a sequence
+    one_or_many = (one_or_many,) if isinstance(one_or_many, str) else one_or_many
+    # one Tensor or a sequence of them: read as a sequence
+    sequences += tuple(name for name in one_or_many or () if name not in sequences)
 
     def declare(kernel):
         # Faces are made here, not imported at module top: faces imports the dispatch helpers,

@@ -91,6 +91,8 @@ def test_custom_primitive_io_names_and_attribute_changes_as_mindspore():
     (lambda: ops.SoftShrink(1), "lambd", 1.0), (lambda: ops.SmoothL1Loss(2), "beta", 2.0),
     (lambda: ops.IsClose(rtol=1, atol=0), "atol", 0.0), (lambda: ops.NanToNum(posinf=1), "posinf", 1.0),
     (lambda: ops.NanToNum(), "neginf", None), (lambda: ops.CeLU(2), "alpha", 2),
+    (lambda: ops.ReduceStd(1), "axis", (1,)), (lambda: ops.ReduceStd([0, 1]), "axis", (0, 1)),
+    (lambda: ops.ReduceStd(), "axis", ()),
 ])
 def test_generated_primitive_attributes_have_mindspores_types(build, attribute, expected):
     primitive = build()

@@ -265,7 +265,8 @@ def _joined_cache(name, tensors, layout):
 
 
 @op(inputs=_INCREMENTAL_INPUTS, input_dtypes={name: ANY for name in _INCREMENTAL_INPUTS[3:]},
-    one_or_many=("key", "value"), samples=samples.incre_flash_attention_samples, reference=samples.numpy_incre_flash_attention, grad_check=False)
+    one_or_many=("key", "value"), samples=samples.incre_flash_attention_samples,
+    reference=samples.numpy_incre_flash_attention, grad_check=False)
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None,
                           dequant_scale1=None, quant_scale1=None, dequant_scale2=None, quant_scale2=None,
                           quant_offset2=None, antiquant_scale=None, antiquant_offset=None, block_table=None,

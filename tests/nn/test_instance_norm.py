@@ -37,6 +37,27 @@ def test_output_and_moving_statistics(cls, shape):
                                0.8 + 0.2 * slices.var(axis=2, ddof=1).mean(axis=0), rtol=1e-5)
 
 
+def test_instance_bn_primitive_normalises_and_moves_the_statistics():
+    # MindSpore 2.10 holds ops.operations.InstanceNorm(eps, momentum) as instance_bn (attrs recorded on CPU, where
+    # it has no kernel); its GPU kernel returns cuDNN's per-slice mean and 1 / sqrt(variance + eps), (N * C,)
+    layer = nn.InstanceNorm2d(3, eps=1e-3, momentum=0.2)
+    primitive = layer.instance_bn
+    assert repr(primitive) == "Prim[InstanceNorm]<epsilon=0.001, momentum=0.2, side_effect_mem=True>"
+    assert primitive.input_names == ["x", "gamma", "beta", "mean", "variance"]
+    x = RNG.random((2, 3, 4, 5)).astype(np.float32)
+    y, save_mean, save_variance = primitive(ms.Tensor(x), layer.gamma, layer.beta, layer.moving_mean,
+                                            layer.moving_variance)
+    np.testing.assert_allclose(y.asnumpy(), _reference(x, np.ones(3), np.zeros(3), 1e-3), rtol=1e-4, atol=1e-5)
+    slices = x.reshape(6, -1)
+    np.testing.assert_allclose(save_mean.asnumpy(), slices.mean(1), rtol=1e-5)
+    np.testing.assert_allclose(save_variance.asnumpy(), 1 / np.sqrt(slices.var(1) + 1e-3), rtol=1e-5)
+    np.testing.assert_allclose(layer.moving_mean.asnumpy(), 0.2 * slices.mean(1).reshape(2, 3).mean(0), rtol=1e-5)
+    np.testing.assert_allclose(layer.moving_variance.asnumpy(),
+                               0.8 + 0.2 * slices.var(1, ddof=1).reshape(2, 3).mean(0), rtol=1e-5)
+    with pytest.raises(TypeError, match="For 'InstanceNorm', the type of 'momentum' should be 'float'"):
+        ms.ops.InstanceNorm(momentum=1)
+
+
 def test_gradient_matches_finite_differences():
     layer = nn.InstanceNorm2d(2, gamma_init=ms.Tensor(np.array([1.5, -0.5])), beta_init="zeros",
                               dtype=mstype.float64)

@@ -71,6 +71,13 @@ def test_ctc_loss_primitive_negative_values_are_padding():
     # end the row; the losses equal those of [[1, 2], [3, 3, 1]].
     loss, _ = _run_rows([[1, 2, -1, -1], [3, 3, 1, -7]])
     np.testing.assert_allclose(loss.asnumpy(), [5.352034, 6.266297], rtol=1e-5)
+    # Rows interleaved in the indices: row 0 still reads the first 4 values [1, 2, 4, 4] and row 1 the next
+    # [3, 3, 1, 4] (MindSpore 2.10 gives the same losses); the same shapes, so no second compile.
+    x = Tensor(np.random.default_rng(0).normal(size=(6, 2, 5)).astype(np.float32))
+    indices = np.array([[1, 0], [0, 0], [1, 1], [0, 1], [1, 2], [0, 2], [1, 3], [0, 3]], np.int64)
+    values = np.array([1, 2, 4, 4, 3, 3, 1, 4], np.int32)
+    loss, _ = ops.CTCLoss(False)(x, Tensor(indices), Tensor(values), Tensor(np.array([6, 6], np.int32)))
+    np.testing.assert_allclose(loss.asnumpy(), [5.352034, 6.266297], rtol=1e-5)
 
 
 @pytest.mark.parametrize("rows, position, value", [([[1, 4, 2], [3]], 2, 2), ([[1, 2], [4, 3, 1]], 1, 3),
@@ -80,3 +87,20 @@ def test_ctc_loss_primitive_rejects_a_label_after_padding(rows, position, value)
     with pytest.raises(RuntimeError, match=rf"For 'CTCLoss', the value of labels_values\[{position}\] must be in "
                                            rf"the range of \[0, num_classes\), but got {value}\."):
         _run_rows(rows)
+
+
+def _run_unsorted(indices, values):
+    x = Tensor(np.random.default_rng(0).uniform(-1, 1, (5, 2, 4)).astype(np.float32))
+    return ops.CTCLoss()(x, Tensor(np.array(indices, np.int64)), Tensor(np.array(values, np.int32)),
+                         Tensor(np.array([5, 5], np.int32)))
+
+
+@pytest.mark.parametrize("indices, values, position, value", [
+    ([[0, 0], [0, 1], [1, 0], [0, 2]], [1, 3, 1, 2], 2, 1), ([[0, 0], [1, 0], [1, 1], [1, 2]], [3, 1, 3, 2], 2, 2),
+    ([[0, 0], [0, 1], [1, 0]], [3, 1, 2], 1, 1)])
+def test_ctc_loss_rows_of_unsorted_indices_are_runs_of_the_values(indices, values, position, value):
+    # MindSpore 2.10 (CPU): row b is the next count(indices[:, 0] == b) values, in row order, whatever the indices'
+    # order; a real label after padding in that run raises, at its position in the run.
+    with pytest.raises(RuntimeError, match=rf"labels_values\[{position}\] must be in the range of \[0, num_classes\), "
+                                           rf"but got {value}\."):
+        _run_unsorted(indices, values)

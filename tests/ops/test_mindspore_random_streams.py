@@ -271,6 +271,22 @@ def test_seeded_random_gamma_is_mindspores(monkeypatch):
     np.testing.assert_array_equal(primitive(square, alpha).asnumpy().ravel(), [0.7747535109519958, 1.2847425937652588, 0.6200264096260071, 0.11917838454246521])
 
 
+def test_seeded_random_poisson_is_mindspores():
+    # MindSpore 2.10 (CPU): set_seed(1), random_poisson([4], [1.0, 20.0], seed=3) twice (Knuth below rate 10, the
+    # transformed rejection above; the second call on the next op-seed pair, Int32); a RandomPoisson(2, 3) runs on
+    sporax.set_seed(1)
+    shape, rates = Tensor(np.array([4], np.int32)), Tensor(np.array([1.0, 20.0], np.float32))
+    np.testing.assert_array_equal(ops.random_poisson(shape, rates, seed=3).asnumpy(),
+                                  [[0, 21], [0, 26], [0, 23], [3, 15]])
+    drawn = ops.random_poisson(shape, rates, seed=3, dtype=sporax.int32)
+    assert drawn.dtype == sporax.int32
+    np.testing.assert_array_equal(drawn.asnumpy(), [[2, 20], [2, 14], [1, 17], [1, 23]])
+    primitive, three = ops.RandomPoisson(seed=2, seed2=3), Tensor(np.array([3], np.int32))
+    rates = Tensor(np.array([0.5, 5.0, 50.0], np.float32))
+    np.testing.assert_array_equal(primitive(three, rates).asnumpy().T, [[1, 0, 2], [2, 5, 3], [40, 45, 46]])
+    np.testing.assert_array_equal(primitive(three, rates).asnumpy().T, [[2, 0, 1], [7, 6, 3], [40, 43, 57]])
+
+
 def test_manual_seed_is_not_set_seed(monkeypatch):
     # MindSpore 2.10: after manual_seed(3) alone get_seed() is None and ops.standard_normal is unseeded (not
     # set_seed(3)'s [0.336..., -0.852..., -0.131...]); initial_seed() is 3

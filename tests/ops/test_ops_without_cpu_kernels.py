@@ -110,6 +110,16 @@ def test_flash_attention_score_user_mask_and_inference_errors():
     with pytest.raises(NotImplementedError, match="block_table"):
         ops.incre_flash_attention(Tensor(bsh(q[:, :, :1])), Tensor(bsh(k)), Tensor(bsh(v)),
                                   block_table=Tensor(np.zeros(1)))
+    # MindSpore's documented form: key and value as lists of Tensors (one per batch row: joined on B)
+    query, kv_keys, kv_values = Tensor(bsh(q[:, :, :1])), bsh(k), bsh(v)
+    listed = ops.incre_flash_attention(query, [Tensor(kv_keys[:1]), Tensor(kv_keys[1:])],
+                                       (Tensor(kv_values[:1]), Tensor(kv_values[1:])), num_heads=4,
+                                       num_key_value_heads=2)
+    np.testing.assert_allclose(listed.asnumpy(), bsh(_attention(q[:, :, :1], kr, vr)),
+                               rtol=1e-5, atol=1e-6)
+    with pytest.raises(NotImplementedError, match="'key' list of Tensors of different shapes"):
+        ops.incre_flash_attention(query, [Tensor(kv_keys[:1]), Tensor(kv_keys[1:, :4])],
+                                  [Tensor(kv_values[:1]), Tensor(kv_values[1:, :4])], num_heads=4)
 
 
 def _sigmoid(x):

@@ -79,3 +79,34 @@ def test_custom_primitive_io_names_and_attribute_changes_as_mindspore():
     # MindSpore shadows the method with the recorded value; generated Primitives keep no io names in attrs
     relu = ops.ReLU()
     assert relu.recompute() is relu and relu.recompute is True and relu.attrs == {"recompute": True}
+
+
+# Recorded on MindSpore 2.10 (CPU): its generated Primitives store these attributes converted (``attrs`` too).
+@pytest.mark.parametrize("build, attribute, expected", [
+    (lambda: ops.Squeeze(1), "axis", (1,)), (lambda: ops.Squeeze([1, 2]), "axis", (1, 2)),
+    (lambda: ops.Squeeze(), "axis", ()), (lambda: ops.Softmax(), "axis", (-1,)), (lambda: ops.Softmax(1), "axis", (1,)),
+    (lambda: ops.BroadcastTo([2, 3]), "shape", (2, 3)), (lambda: ops.ReverseV2([0]), "axis", (0,)),
+    (lambda: ops.Roll(1, 0), "shifts", (1,)), (lambda: ops.Roll([1, 2], [0, 1]), "dims", (0, 1)),
+    (lambda: ops.ResizeNearestNeighbor([2, 3]), "size", (2, 3)), (lambda: ops.HShrink(True), "lambd", 1.0),
+    (lambda: ops.SoftShrink(1), "lambd", 1.0), (lambda: ops.SmoothL1Loss(2), "beta", 2.0),
+    (lambda: ops.IsClose(rtol=1, atol=0), "atol", 0.0), (lambda: ops.NanToNum(posinf=1), "posinf", 1.0),
+    (lambda: ops.NanToNum(), "neginf", None), (lambda: ops.CeLU(2), "alpha", 2),
+    (lambda: ops.ReduceStd(1), "axis", (1,)), (lambda: ops.ReduceStd([0, 1]), "axis", (0, 1)),
+    (lambda: ops.ReduceStd(), "axis", ()),
+])
+def test_generated_primitive_attributes_have_mindspores_types(build, attribute, expected):
+    primitive = build()
+    value = getattr(primitive, attribute)
+    assert (type(value), value) == (type(expected), expected)
+    assert primitive.attrs[attribute] == expected
+
+
+def test_generated_primitive_attribute_of_a_wrong_type_is_mindspores_type_error():
+    with pytest.raises(TypeError, match=r"For 'Squeeze', the type of 'axis' should be one of '\[list of int, int, "
+                                        r"tuple of int\]', but got <class 'str'>"):
+        ops.Squeeze("a")
+    with pytest.raises(TypeError, match=r"For 'HShrink', the type of 'lambd' should be one of '\[bool, int, float\]'"):
+        ops.HShrink("a")
+    # the stored tuple still computes the op
+    np.testing.assert_allclose(ops.Softmax(0)(Tensor(X)).asnumpy(), np.exp(X) / np.exp(X).sum(0), rtol=1e-6)
+    assert ops.Squeeze(1)(Tensor(X[:, :1])).shape == (2,)

@@ -150,6 +150,12 @@ class SeedPair:
     def twister_stream(self):
         return TwisterStream(mixed_seed(self.seed, self.seed2))
 
+    def poisson_stream(self):
+        """MindSpore's RandomPoisson kernel twister (``poisson_stream``)."""
+        from sporax.core import poisson_stream  # it builds on this module's twister
+
+        return poisson_stream.PoissonStream(mixed_seed(self.seed, self.seed2))
+
     def guarded_philox(self):
         """TensorFlow's ``GuardedPhiloxRandom`` over the plain pair (RandomGamma: ``philox_samplers``)."""
         from sporax.core import philox_samplers  # it builds on this module's Philox

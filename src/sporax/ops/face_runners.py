@@ -487,14 +487,19 @@ def random_runner(entry):
 
 
 def one_or_many(entry, run):
-    """``run`` whose input ``entry.one_or_many`` may be one Tensor instead of a tuple or list of them: it reaches
-    the kernel as a one-tuple, and the one output of the kernel's tuple is returned alone."""
-    position = list(entry.signature.parameters).index(entry.one_or_many)
+    """``run`` whose inputs ``entry.one_or_many`` may each be one Tensor instead of a tuple or list of them: it
+    reaches the kernel as a one-tuple, and the one output of the kernel's tuple is returned alone."""
+    names = list(entry.signature.parameters)
+    positions = [names.index(name) for name in entry.one_or_many]
 
     def run_one_or_many(*values):
-        if isinstance(values[position], (tuple, list)):
+        if all(isinstance(values[position], (tuple, list)) for position in positions if position < len(values)):
             return run(*values)
-        result = run(*values[:position], (values[position],), *values[position + 1:])
+        values = list(values)
+        for position in positions:
+            if position < len(values) and not isinstance(values[position], (tuple, list)):
+                values[position] = (values[position],)
+        result = run(*values)
         return result[0] if isinstance(result, tuple) and len(result) == 1 else result
 
     return run_one_or_many

@@ -16,11 +16,12 @@ Example:
 """
 import ast
 import inspect
+import numbers
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
-from sporax.ops.op_table import SCALAR
+from sporax.ops.op_table import INT_TUPLE, SCALAR
 from sporax.ops.primitive import Primitive
 
 
@@ -146,6 +147,27 @@ def functional(entry):
                           entry.kernel.__doc__, entry.module, at_defaults and "_run_at_defaults")
 
 
+def _stored(primitive_name, attribute, form, value):
+    """``value`` as a generated Primitive stores ``attribute`` of that ``form`` (``op_table.INT_TUPLE``,
+    ``FLOAT_NUMBER``): MindSpore 2.10's generated Primitives read ``Squeeze(1).axis`` as ``(1,)``."""
+    if value is None:
+        return value
+    if form == INT_TUPLE:
+        if isinstance(value, numbers.Integral):
+            return (value,)
+        if isinstance(value, (list, tuple)):
+            return tuple(value)
+        if isinstance(value, Tensor) and value.ndim == 1:
+            return tuple(value.asnumpy().tolist())
+        accepted = "list of int, int, tuple of int"
+    else:
+        if isinstance(value, numbers.Real):
+            return float(value)
+        accepted = "bool, int, float"
+    raise TypeError(f"For '{primitive_name}', the type of '{attribute}' should be one of '[{accepted}]', but got "
+                    f"{type(value)}.")
+
+
 def primitive_class(entry, module):
     """MindSpore's Primitive class of ``entry``: ``__init__`` takes the attributes named by
     ``entry.primitive_attrs``, ``__call__`` takes the op's other arguments in order."""
@@ -154,10 +176,13 @@ def primitive_class(entry, module):
     set_by_init = {parameter for _, parameter, _ in attributes}
     call_names = [p for p in entry.signature.parameters if p not in set_by_init]
     pairs = [(attribute, parameter) for attribute, parameter, _ in attributes]
+    forms = [(attribute, (entry.attribute_forms or {}).get(attribute)) for attribute, _ in pairs]
 
     def setup(self, *values):
         Primitive.__init__(self, name)
-        for (attribute, _), value in zip(pairs, values):
+        for (attribute, form), value in zip(forms, values):
+            if form is not None:
+                value = _stored(name, attribute, form, value)
             self.add_prim_attr(attribute, value)  # the attribute and its ``attrs`` entry
         # MindSpore 2.10's generated Primitives keep no io names in ``attrs``; sporax still offers them.
         self.input_names, self.output_names = list(entry.inputs), ["output"]

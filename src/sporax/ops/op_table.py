@@ -119,6 +119,11 @@ def spelling(name, parameters, *, namespaces=("mint",), unused=(), unsupported=(
     return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused, unsupported)
 
 
+# How a generated Primitive stores an attribute given as another type (an entry's ``attribute_forms``), as
+# MindSpore 2.10's generated Primitives convert it in ``__init__`` (None is kept as it is):
+INT_TUPLE = "int_tuple"        # an int, a list or a 1-D Tensor of ints is stored as a tuple: Squeeze(1).axis == (1,)
+FLOAT_NUMBER = "float_number"  # a bool or an int is stored as a float: HShrink(1).lambd == 1.0
+
 @dataclasses.dataclass(frozen=True)
 class Op:
     """One op: its kernel and the names of its faces.
@@ -129,7 +134,8 @@ class Op:
         inputs: the names of the Tensor arguments (the rest are static hyper-parameters).
         dtypes: the input dtype rule (``FLOAT``, ``NUMBER`` or ``ANY``).
         primitive: MindSpore's Primitive name, or None; ``primitive_attrs`` the hyper-parameters
-            that are its ``__init__`` attributes (the rest of its arguments are call inputs).
+            that are its ``__init__`` attributes (the rest of its arguments are call inputs);
+            ``attribute_forms`` ``{attribute: INT_TUPLE or FLOAT_NUMBER}``, the type an attribute is stored as.
         method: the Tensor method name, or None; ``method_aliases`` are further method names of it.
         mint: the ``mint`` name(s) that are this functional face.
         spellings: ``Spelling`` rows: ``mint`` faces with PyTorch's parameter names (``op(mint=...)`` takes
@@ -186,9 +192,10 @@ class Op:
             they raise ``UntraceableError`` naming the op, and a compiled caller runs eagerly, as MindSpore
             runs its dynamic-shape ops) or that answer with Python values (``shape``, ``rank``). Array results
             become Tensors; other results (ints, tuples of ints, dtypes) are returned as they are.
-        one_or_many: the input of ``sequences`` that may also be one Tensor (``clip_by_norm``'s ``x``: a Tensor, or
-            a tuple or list of Tensors clipped by their joint norm): the kernel gets one Tensor as a one-tuple and
-            returns a tuple, whose one Tensor the faces then return alone; a tuple or list gives a tuple.
+        one_or_many: the inputs of ``sequences`` that may also be one Tensor (``clip_by_norm``'s ``x``: a Tensor, or
+            a tuple or list of Tensors clipped by their joint norm; ``incre_flash_attention``'s ``key``/``value``):
+            the kernel gets one Tensor as a one-tuple and, where it returns a one-element tuple, the faces return its
+            Tensor alone; a tuple or list gives a tuple. A name or a tuple of names.
         reference_dtype: the ``reference`` also takes ``dtype=``, the NumPy name of the sample's dtype
             (``"float16"``): for ops whose answer depends on the input's dtype alone (``eps``, ``dtype``), which
             the float64 inputs of the reference do not show. A dtype answer (``ops.dtype``) compares with the
@@ -209,6 +216,7 @@ class Op:
     aliases: tuple = ()
     primitive: str = None
     primitive_attrs: tuple = ()
+    attribute_forms: dict = None
     method: str = None
     method_aliases: tuple = ()
     mint: tuple = ()
@@ -232,7 +240,7 @@ class Op:
     updates: tuple = ()
     nullable: tuple = ()
     eager: bool = False
-    one_or_many: str = None
+    one_or_many: tuple = None
     reference_dtype: bool = False
     writer: Callable = None
     view: bool = False
@@ -307,8 +315,8 @@ COMPLEX = "complex"
 DTYPE_RULES += (TO_FLOAT64, COMPLEX)
 
 
-def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
+def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), attribute_forms=None, method=None,
+       mint=(), cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
@@ -332,8 +340,9 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
     input_dtypes = {**{name: INDEX for name in indices}, **{name: MASK for name in masks}, **(input_dtypes or {})}
     method, *method_aliases = (method,) if isinstance(method, str) or method is None else method
     sequences = (sequences,) if isinstance(sequences, str) else tuple(sequences)
-    if one_or_many is not None and one_or_many not in sequences:
-        sequences += (one_or_many,)  # one Tensor or a sequence of them: read as a sequence
+    one_or_many = (one_or_many,) if isinstance(one_or_many, str) else one_or_many
+    # one Tensor or a sequence of them: read as a sequence
+    sequences += tuple(name for name in one_or_many or () if name not in sequences)
 
     def declare(kernel):
         # Faces are made here, not imported at module top: faces imports the dispatch helpers,
@@ -351,6 +360,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
+                   attribute_forms=attribute_forms,
                    method=method, method_aliases=tuple(method_aliases), mint=mint, spellings=spelling_rows,
                    cells=tuple(cells),
                    position_wise=position_wise,

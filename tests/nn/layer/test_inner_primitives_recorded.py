@@ -81,7 +81,9 @@ RECORDED = [
                                               scale_sense=Tensor(1.0)),
      {"reduce_sum": "ReduceSum", "reduce_all": "ReduceAll", "less_equal": "LessEqual", "equal": "Equal",
       "logic_not": "LogicalNot", "allreduce": "AllReduce"}),
-    (lambda: nn.InstanceNorm2d(4), {"shape": "Shape"}),  # and instance_bn (InstanceNorm): no such op in sporax yet
+    (lambda: nn.InstanceNorm1d(4), {"shape": "Shape", "instance_bn": "InstanceNorm"}),
+    (lambda: nn.InstanceNorm2d(4), {"shape": "Shape", "instance_bn": "InstanceNorm"}),
+    (lambda: nn.InstanceNorm3d(4), {"shape": "Shape", "instance_bn": "InstanceNorm"}),
     (lambda: nn.AdaptiveAvgPool1d(2), {"expand": "ExpandDims", "squeeze": "Squeeze", "dtype": "DType"}),
     (nn.LogSigmoid, {"mul": "Mul", "exp": "Exp", "add": "Add", "rec": "Reciprocal", "log": "Log"}),
     (lambda: nn.Norm(axis=1), {"reduce_sum": "ReduceSum", "sqrt": "Sqrt", "squeeze": "Squeeze"}),

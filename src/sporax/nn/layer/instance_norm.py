@@ -8,26 +8,13 @@ and Ascend only; sporax runs it everywhere.)
 """
 import numbers
 
-import jax
-import jax.numpy as jnp
-
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import make_parameter
 from sporax.nn.layer.normalization import statistics_repr
-from sporax.ops.functional.normalization import _group_norm_kernel, _statistics_dtype
+from sporax.ops.functional.normalization import _group_norm_kernel, instance_statistics
 from sporax.state import parameter_storage
-
-
-@jax.jit
-def _slice_statistics(array):
-    compute = _statistics_dtype(array.dtype)
-    slices = array.astype(compute).reshape(array.shape[0], array.shape[1], -1)
-    count = slices.shape[2]
-    mean = jnp.mean(slices, axis=2)
-    variance = jnp.var(slices, axis=2) * (count / max(count - 1, 1))
-    return jnp.mean(mean, axis=0), jnp.mean(variance, axis=0)
 
 
 class _InstanceNorm(Cell):
@@ -66,7 +53,7 @@ class _InstanceNorm(Cell):
             raise ValueError(f"For '{name}', the input must have {self.num_features} channels on axis 1, but got "
                              f"shape {tuple(array.shape)}.")
         if self.training:
-            mean, variance = _slice_statistics(array)
+            mean, variance = instance_statistics(array)
             keep = 1.0 - self.momentum
             parameter_storage.update(self.moving_mean, keep * self.moving_mean._value + self.momentum * mean)
             parameter_storage.update(self.moving_variance,

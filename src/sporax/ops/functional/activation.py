@@ -20,7 +20,8 @@ import numpy as np
 from sporax.core import random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
-from sporax.ops.op_table import ANY, INEXACT, NUMBER, TO_FLOAT, CellSpec, Distribution, Sample, op, spelling
+from sporax.ops.op_table import (ANY, FLOAT_NUMBER, INEXACT, INT_TUPLE, NUMBER, TO_FLOAT, CellSpec, Distribution,
+                                  Sample, op, spelling)
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
 _erf = np.vectorize(math.erf)
@@ -187,7 +188,7 @@ def _softmax_dtype(op_name, array, dtype):
                    axis="(0 if input.ndim in (0, 1, 3) else 1) if dim is None else dim",
                    namespaces="mint.nn.functional"),
           spelling("softmax", "input, dim, *, dtype=None", axis="dim")),
-    primitive="Softmax", primitive_attrs=("axis",),
+    primitive="Softmax", primitive_attrs=("axis",), attribute_forms={"axis": INT_TUPLE},
     cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
     samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}), reference=_softmax_reference)
 def softmax(input, axis=-1, *, dtype=None):
@@ -343,7 +344,7 @@ def tanhshrink(input):
     return input - jnp.tanh(input)
 
 
-@op(primitive="HShrink", primitive_attrs=("lambd",), method="hardshrink",
+@op(primitive="HShrink", primitive_attrs=("lambd",), attribute_forms={"lambd": FLOAT_NUMBER}, method="hardshrink",
     cells=(CellSpec("Hardshrink", (("lambd", 0.5),), namespace="mint.nn"),), position_wise=True,
     samples=with_settings(unary(avoid=(-0.5, 0.5)), {"lambd": 1.0}),
     reference=lambda input, lambd=0.5: np.where(np.abs(input) > lambd, input, 0))
@@ -352,7 +353,8 @@ def hardshrink(input, lambd=0.5):
     return jnp.where(jnp.abs(input) > lambd, input, jnp.zeros((), input.dtype))
 
 
-@op(primitive="SoftShrink", primitive_attrs=("lambd",), method="soft_shrink", aliases=("soft_shrink",),
+@op(primitive="SoftShrink", primitive_attrs=("lambd",), attribute_forms={"lambd": FLOAT_NUMBER}, method="soft_shrink",
+    aliases=("soft_shrink",),
     cells=(CellSpec("SoftShrink", (("lambd", 0.5),), check=_check_softshrink),), position_wise=True,
     samples=with_settings(unary(avoid=(-0.5, 0.5)), {"lambd": 1.0}),
     reference=lambda input, lambd=0.5: np.where(np.abs(input) > lambd, input - np.sign(input) * lambd, 0))

@@ -27,7 +27,7 @@ from sporax.ops.casting import convert
 from sporax.ops.functional._args import (
     axes_tuple, axis_index, check_output_size, numpy_dtype, static_shape,
 )
-from sporax.ops.op_table import ANY, SCALAR, Sample, op, spelling
+from sporax.ops.op_table import ANY, INT_TUPLE, SCALAR, Sample, op, spelling
 from sporax.ops.samples import python_calls, shaped, values
 
 
@@ -211,7 +211,8 @@ def unsqueeze(input, dim):
 
 
 @op(view=True, mint=spelling("squeeze", "input, dim", axis="dim"),
-    dtypes=ANY, primitive="Squeeze", primitive_attrs=(("axis", "axis", ()),), inline=True,
+    dtypes=ANY, primitive="Squeeze", primitive_attrs=(("axis", "axis", ()),), attribute_forms={"axis": INT_TUPLE},
+    inline=True,
     samples=shaped(((1, 3, 1), {}), ((1, 3, 1), {"axis": 2}), ((1, 3, 1), {"axis": (0, 1)}),
                    ((2, 1), {"axis": ()})),
     reference=_numpy_squeeze)
@@ -274,7 +275,8 @@ def _broadcast(op_name, arg_name, array, shape):
     return jnp.broadcast_to(array, tuple(resolved))
 
 
-@op(view=True, dtypes=ANY, primitive="BroadcastTo", primitive_attrs=("shape",), mint="broadcast_to",
+@op(view=True, dtypes=ANY, primitive="BroadcastTo", primitive_attrs=("shape",),
+    attribute_forms={"shape": INT_TUPLE}, mint="broadcast_to",
     inline=True,
     samples=shaped(((3, 1), {"shape": (2, 3, 4)}), ((4,), {"shape": (3, -1)}), ((), {"shape": (2,)})),
     reference=lambda input, shape: np.broadcast_to(input, _numpy_target_shape(input, shape)))

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import promote_types
-from sporax.ops.op_table import ANY, BINARY, PROMOTED, Sample, function_op, op
+from sporax.ops.op_table import ANY, BINARY, FLOAT_NUMBER, PROMOTED, Sample, function_op, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings
 
@@ -57,6 +57,7 @@ less_equal, le = _comparison("less_equal", "le", jnp.less_equal, np.less_equal, 
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="IsClose", primitive_attrs=("rtol", "atol", "equal_nan"),
+    attribute_forms={"rtol": FLOAT_NUMBER, "atol": FLOAT_NUMBER},
     method="isclose", mint="isclose", samples=with_settings(_TIES, {"rtol": 0.1, "equal_nan": True}),
     reference=np.isclose, grad_check=False)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -153,8 +153,12 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
 
 # --- ``CTCLoss``: TensorFlow-style CTC over logits with sparse labels --------------------------------------
 def _dense_labels(indices, values, batch, blank, collapse_repeated):
-    """(N, L) blank-padded labels and (N,) lengths from sparse row-major ``indices``/``values``."""
-    rows, columns = indices[:, 0].astype(jnp.int32), indices[:, 1].astype(jnp.int32)
+    """(N, L) blank-padded labels and (N,) lengths from sparse row-major ``indices``/``values``.
+
+    As MindSpore's kernel reads them, row ``b`` holds the next ``count(indices[:, 0] == b)`` values in row order
+    (the values' own row ids sorted): the same as ``indices[:, 0]`` for row-major indices, its own rows otherwise.
+    """
+    rows = jnp.sort(indices[:, 0].astype(jnp.int32))
     values = values.astype(jnp.int32)
     # Values of the blank class or above are padding: MindSpore's kernel drops them (a fixed-width label
     # row padded with the blank, as CRNN's data set writes it, scores as its real labels only). It reads the
@@ -176,19 +180,27 @@ def _dense_labels(indices, values, batch, blank, collapse_repeated):
 
 def _check_label_padding(x, labels_indices, labels_values, sequence_length, **settings):
     """MindSpore's CPU kernel rejects a real label after padding (a value outside ``[0, num_classes - 1)``) in
-    its row: the padding must end the row. Concrete labels are checked here; a compiled caller's are not."""
+    its row: the padding must end the row. Row ``b`` is the next ``count(labels_indices[:, 0] == b)`` values, in
+    row order, as the kernel reads them (see ``_dense_labels``). Concrete labels are checked here, with one
+    vectorised pass (a data set's label batches are large); a compiled caller's are not."""
     if any(isinstance(array, jax.core.Tracer) for array in (x, labels_indices, labels_values)):
         return
+    values = np.asarray(labels_values).reshape(-1)
+    if values.size == 0:
+        return
     blank = x.shape[-1] - 1
-    padded_rows, positions = set(), {}
-    for row, value in zip(np.asarray(labels_indices)[:, 0].tolist(), np.asarray(labels_values).tolist()):
-        position = positions[row] = positions.get(row, -1) + 1
-        if not 0 <= value < blank:
-            padded_rows.add(row)
-        elif row in padded_rows:
-            raise RuntimeError(f"For 'CTCLoss', the value of labels_values[{position}] must be in the range of "
-                               f"[0, num_classes), but got {value}. A label row's padding (values outside "
-                               f"[0, {blank}), the blank {blank} included) must come after all its real labels.")
+    rows = np.sort(np.asarray(labels_indices)[:, 0])
+    padding = (values < 0) | (values >= blank)
+    first_of_row = np.concatenate([[True], rows[1:] != rows[:-1]])
+    row_start = np.maximum.accumulate(np.where(first_of_row, np.arange(values.size), 0))
+    padding_before = np.cumsum(padding) - padding  # padding values before each one, over all rows
+    late = ~padding & (padding_before > padding_before[row_start])
+    if late.any():
+        place = int(np.argmax(late))
+        position = place - row_start[place]
+        raise RuntimeError(f"For 'CTCLoss', the value of labels_values[{position}] must be in the range of "
+                           f"[0, num_classes), but got {values[place]}. A label row's padding (values outside "
+                           f"[0, {blank}), the blank {blank} included) must come after all its real labels.")
 
 
 def _sparse_ctc_samples(dtype):
@@ -204,7 +216,7 @@ def _sparse_ctc_samples(dtype):
 def _sparse_ctc_losses(x, indices, values, sequence_length, collapse, ignore_longer):
     steps, batch, classes = x.shape
     rows = [[] for _ in range(batch)]
-    for (row, _), value in zip(np.asarray(indices).tolist(), np.asarray(values).tolist()):
+    for row, value in zip(sorted(np.asarray(indices)[:, 0].tolist()), np.asarray(values).tolist()):
         if 0 <= value < classes - 1 and not (collapse and rows[row] and rows[row][-1] == value):
             rows[row].append(value)
     lengths = np.array([len(row) for row in rows])

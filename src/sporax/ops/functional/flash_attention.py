@@ -251,14 +251,29 @@ _INCREMENTAL_INPUTS = ("query", "key", "value", "attn_mask", "actual_seq_lengths
                        "antiquant_offset", "block_table", "kv_padding_size")
 
 
+def _joined_cache(name, tensors, layout):
+    """``incre_flash_attention``'s ``key``/``value``: one Tensor, or MindSpore's list of them (one per batch
+    row, each of batch 1), joined on the batch axis."""
+    if len(tensors) == 1:
+        return tensors[0]
+    shapes = {tuple(tensor.shape) for tensor in tensors}
+    if len(shapes) != 1:
+        raise NotImplementedError(f"ops.incre_flash_attention: a '{name}' list of Tensors of different shapes "
+                                  f"{[tuple(tensor.shape) for tensor in tensors]} (per-batch cache lengths) is not "
+                                  "supported by sporax: pad them to one length and pass one Tensor.")
+    return jnp.concatenate(tensors, axis=layout.index("B"))
+
+
 @op(inputs=_INCREMENTAL_INPUTS, input_dtypes={name: ANY for name in _INCREMENTAL_INPUTS[3:]},
-    samples=samples.incre_flash_attention_samples, reference=samples.numpy_incre_flash_attention, grad_check=False)
+    one_or_many=("key", "value"), samples=samples.incre_flash_attention_samples,
+    reference=samples.numpy_incre_flash_attention, grad_check=False)
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None,
                           dequant_scale1=None, quant_scale1=None, dequant_scale2=None, quant_scale2=None,
                           quant_offset2=None, antiquant_scale=None, antiquant_offset=None, block_table=None,
                           num_heads=1, input_layout="BSH", scale_value=1.0, num_key_value_heads=0, block_size=0,
                           inner_precise=1, kv_padding_size=None):
-    """Incremental (decode-step) attention of ``query`` over the cached ``key``/``value``.
+    """Incremental (decode-step) attention of ``query`` over the cached ``key``/``value``: Tensors, or as
+    MindSpore takes them, lists of Tensors (one per batch row, joined on the batch axis).
 
     Example:
         >>> import numpy as np
@@ -270,6 +285,7 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
     unsupported = {name: value for name, value in locals().items() if name in (
         "actual_seq_lengths", "dequant_scale1", "quant_scale1", "dequant_scale2", "quant_scale2", "quant_offset2",
         "antiquant_scale", "antiquant_offset", "block_table", "kv_padding_size")}
+    key, value = _joined_cache("key", key, input_layout), _joined_cache("value", value, input_layout)
     out, _ = _inference_attention("incre_flash_attention", query, key, value, pse_shift, attn_mask, num_heads,
                                   num_key_value_heads, scale_value, input_layout, 0, 2147483647, 2147483647,
                                   unsupported)

@@ -20,7 +20,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, INEXACT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op, spelling
+from sporax.ops.op_table import (ANY, FLOAT, FLOAT_NUMBER, INEXACT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op,
+                                  spelling)
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -279,7 +280,8 @@ def _non_finite_samples(dtype):
                       Sample((values,), {"nan": -2.0, "posinf": 3.0, "neginf": 0.5})]
 
 
-@op(dtypes=ANY, primitive="NanToNum", primitive_attrs=("nan", "posinf", "neginf"), method="nan_to_num",
+@op(dtypes=ANY, primitive="NanToNum", primitive_attrs=("nan", "posinf", "neginf"),
+    attribute_forms={"nan": FLOAT_NUMBER, "posinf": FLOAT_NUMBER, "neginf": FLOAT_NUMBER}, method="nan_to_num",
     mint="nan_to_num", position_wise=True, samples=_non_finite_samples,
     reference=lambda input, nan=None, posinf=None, neginf=None: np.nan_to_num(
         input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf))

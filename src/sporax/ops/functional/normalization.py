@@ -216,6 +216,18 @@ def _group_norm_kernel(array, weight, bias, groups, eps):
     return _affine(out, weight, bias)
 
 
+@jax.jit
+def instance_statistics(array):
+    """The moving-statistics step of instance normalisation of an (N, C, ...) array: the mean over the samples of
+    each (sample, channel) slice's mean and unbiased variance, (C,) each (float32 for low-precision inputs)."""
+    compute = _statistics_dtype(array.dtype)
+    slices = array.astype(compute).reshape(array.shape[0], array.shape[1], -1)
+    count = slices.shape[2]
+    mean = jnp.mean(slices, axis=2)
+    variance = jnp.var(slices, axis=2) * (count / max(count - 1, 1))
+    return jnp.mean(mean, axis=0), jnp.mean(variance, axis=0)
+
+
 def _group_norm_reference(input, weight=None, bias=None, num_groups=1, eps=1e-05):
     grouped = input.reshape(input.shape[0], num_groups, -1)
     out = ((grouped - grouped.mean(-1, keepdims=True)) / np.sqrt(grouped.var(-1, keepdims=True) + eps))

@@ -69,7 +69,7 @@ def _host_draw(key, shape, sample, dtype, operands=()):
     if isinstance(key, OwnedStream):
         return numbered_draw(key.draws, key.counter, shape, sample, dtype, key.op_name, operands)
     stream_of = {"normal": "minstd_stream", "units": "minstd_stream", "permutation": "minstd_stream",
-                 "laplace": "minstd_stream", "gamma": "guarded_philox",
+                 "laplace": "minstd_stream", "gamma": "guarded_philox", "poisson": "poisson_stream",
                  "uniform": "twister_stream", "integers": "twister_stream"}
     # a SeedPair builds its kernel's engine; Randperm's engine comes built (seeded with its plain seed)
     stream = getattr(key, stream_of[sample[0]])() if isinstance(key, seeded_streams.SeedPair) else key

@@ -4,8 +4,8 @@ Gumbel-softmax.
 
 Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do (an
 op-level ``seed`` folded in), so ``set_seed`` makes a run repeat; seeded, ``standard_laplace``, ``laplace`` and
-``random_gamma`` draw MindSpore 2.10's numbers (its StandardLaplace and RandomGamma kernel streams,
-``sporax.core.seeded_streams``, ``sporax.core.philox_samplers``).
+``random_gamma`` and ``random_poisson`` draw MindSpore 2.10's numbers (its StandardLaplace, RandomGamma and
+RandomPoisson kernel streams, ``sporax.core.seeded_streams``, ``philox_samplers``, ``poisson_stream``).
 
 Example:
     >>> import numpy as np
@@ -99,10 +99,11 @@ def random_gamma(shape, alpha, seed=None, *, key):
     return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
 
 
-@op(inputs=("shape", "rate"), dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
-    grad_check=False)
+@op(inputs=("shape", "rate"), dtypes=ANY, random=_seeded("random_poisson"), samples=samples.random_poisson,
+    reference=samples.random_poisson_reference, grad_check=False)
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
-    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
+    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given); seeded,
+    MindSpore's (its RandomPoisson kernel: ``core.poisson_stream``, in double, cast to ``dtype``).
 
     As in MindSpore 2.10, ``shape`` is a 1-D Int32/Int64 Tensor (a tuple or list is a TypeError), ``rate`` a
     Float or Int32/Int64 Tensor and ``dtype`` one of Int32, Int64, Float16, Float32, Float64.
@@ -123,6 +124,8 @@ def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
     if target.kind not in "fi" or target.itemsize < (2 if target.kind == "f" else 4):
         raise TypeError(f"For 'random_poisson', 'dtype' must be one of int64, int32, float16, float32, float64, "
                         f"but got {dtype}.")
+    if not isinstance(key, jax.Array):
+        return _host_draw(key, out_shape, ("poisson",), np.float64, (rates,)).astype(target)
     return jax.random.poisson(key, rates, out_shape).astype(target)
 
 

@@ -17,7 +17,7 @@ from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_reduction
 from sporax.ops.functional.loss import _reduce, _regression
 from sporax.ops.functional.math import abs_array
-from sporax.ops.op_table import ANY, TO_FLOAT, op, spelling
+from sporax.ops.op_table import ANY, FLOAT_NUMBER, TO_FLOAT, op, spelling
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, mint="mse_loss", samples=references.pair_samples(),
@@ -58,6 +58,7 @@ def l1_loss(input, target, reduction="mean"):
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, primitive="SmoothL1Loss", primitive_attrs=("beta", "reduction"),
+    attribute_forms={"beta": FLOAT_NUMBER},
     mint=spelling("smooth_l1_loss", "input, target, reduction='mean', beta=1.0", namespaces="mint.nn.functional"),
     samples=references.pair_samples(settings=({"reduction": "mean"}, {"beta": 0.5, "reduction": "sum"})),
     reference=references.smooth_l1_loss)

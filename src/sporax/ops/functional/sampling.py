@@ -19,7 +19,7 @@ from jax import lax
 
 from sporax.ops.functional import sampling_samples as samples
 from sporax.ops.functional._args import kernel, static_int
-from sporax.ops.op_table import ANY, NUMBER, op, spelling
+from sporax.ops.op_table import ANY, INT_TUPLE, NUMBER, op, spelling
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -288,7 +288,8 @@ def _nearest_index(size_in, size_out, align_corners, half_pixel_centers):
 
 
 @op(inputs="input_x", dtypes=ANY, primitive="ResizeNearestNeighbor",
-    primitive_attrs=("size", "align_corners", "half_pixel_centers"), samples=samples.resize_nearest_samples,
+    primitive_attrs=("size", "align_corners", "half_pixel_centers"), attribute_forms={"size": INT_TUPLE},
+    samples=samples.resize_nearest_samples,
     reference=samples.numpy_resize_nearest)
 def resize_nearest_neighbor(input_x, size, align_corners=False, half_pixel_centers=False):
     """Resize the last two axes to ``size`` (height, width) by nearest-neighbour sampling (TensorFlow's rules:

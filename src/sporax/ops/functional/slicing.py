@@ -16,7 +16,7 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
-from sporax.ops.op_table import ANY, Sample, op, spelling
+from sporax.ops.op_table import ANY, INT_TUPLE, Sample, op, spelling
 from sporax.ops.samples import shaped, unary, values, with_settings
 
 
@@ -137,7 +137,8 @@ def select_ext_view(input, dim, index):
     return lax.index_in_dim(input, index % size, axis, keepdims=False)
 
 
-@op(dtypes=ANY, primitive="ReverseV2", primitive_attrs=(("axis", "dims"),), method="flip", mint="flip",
+@op(dtypes=ANY, primitive="ReverseV2", primitive_attrs=(("axis", "dims"),),
+    attribute_forms={"axis": INT_TUPLE}, method="flip", mint="flip",
     reference=lambda input, dims: np.flip(input, dims),
     samples=with_settings(unary(shapes=((3, 4), (2, 3, 2)), dims=(0,)), {"dims": (0, -1)}, {"dims": 1}))
 def flip(input, dims):
@@ -163,7 +164,8 @@ def _numpy_roll(input, shifts, dims=None):
     return np.roll(input, shifts, dims)
 
 
-@op(dtypes=ANY, primitive="Roll", primitive_attrs=("shifts", "dims"), method="roll", mint="roll",
+@op(dtypes=ANY, primitive="Roll", primitive_attrs=("shifts", "dims"),
+    attribute_forms={"shifts": INT_TUPLE, "dims": INT_TUPLE}, method="roll", mint="roll",
     reference=_numpy_roll,
     samples=with_settings(unary(shapes=((3, 4), (7,)), shifts=2), {"shifts": (1, -1), "dims": (0, 1)},
                           {"shifts": -1, "dims": 1}))

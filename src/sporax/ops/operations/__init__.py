@@ -28,7 +28,7 @@ from sporax.ops.operations.nn_ops import (
     LogSoftmax, Elu, BiasAdd, Conv2D, MaxPool, AvgPool, AdaptiveAvgPool2D, ResizeNearestNeighbor,
     Pad, Dropout, Dropout2D, PReLU, GLU, MaxPool3D, ResizeBilinearV2, HShrink, SoftShrink, CeLU)
 from sporax.ops.operations.loss_norm_ops import (
-    BatchNorm, LayerNorm, L2Normalize, SigmoidCrossEntropyWithLogits, SoftmaxCrossEntropyWithLogits,
+    BatchNorm, InstanceNorm, LayerNorm, L2Normalize, SigmoidCrossEntropyWithLogits, SoftmaxCrossEntropyWithLogits,
     SparseSoftmaxCrossEntropyWithLogits, BinaryCrossEntropy, SmoothL1Loss, KLDivLoss)
 from sporax.ops.operations.random_ops import (
     StandardNormal, UniformReal, UniformInt, RandomChoiceWithMask, Multinomial)

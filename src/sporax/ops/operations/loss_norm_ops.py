@@ -54,6 +54,57 @@ class BatchNorm(Primitive):
         return y, mean, variance, batch_mean, batch_mean
 
 
+class InstanceNorm(Primitive):
+    """Instance normalisation of an (N, C, ...) input; it updates the moving ``mean``/``variance`` in place.
+
+    MindSpore 2.10 runs it on GPU only (nn.InstanceNorm1d/2d/3d hold it as ``instance_bn``); sporax everywhere.
+    Each (sample, channel) slice is normalised by its own mean and biased variance, then scaled by ``gamma`` and
+    shifted by ``beta``; the moving statistics move as nn.InstanceNorm2d's: ``(1 - momentum) * moving + momentum *
+    batch``, ``batch`` the mean over the samples of each slice's mean and unbiased variance.
+
+    Args:
+        epsilon (float): added to the variance. Default: 1e-5.
+        momentum (float): weight of the batch statistics in the moving ones, in [0, 1]. Default: 0.1.
+
+    Inputs:
+        - **input_x** (Tensor) - (N, C, ...), float16 or float32.
+        - **gamma**, **beta** (Tensor) - (C,). **mean**, **variance** (Parameter) - (C,), the moving statistics.
+
+    Outputs:
+        ``(y, save_mean, save_variance)``: the normalised input, and per slice (shape (N * C,), float32) the mean
+        and ``1 / sqrt(variance + epsilon)``, what MindSpore's GPU kernel returns (cuDNN's saved statistics).
+    """
+
+    @prim_attr_register
+    def __init__(self, epsilon=1e-5, momentum=0.1):
+        for name, value in (("epsilon", epsilon), ("momentum", momentum)):
+            if not isinstance(value, float):
+                raise TypeError(f"For 'InstanceNorm', the type of '{name}' should be 'float', but got type "
+                                f"'{type(value).__name__}'.")
+        if not 0 <= epsilon < 1 or not 0 <= momentum <= 1:
+            raise ValueError(f"For 'InstanceNorm', 'epsilon' must be in [0, 1) and 'momentum' in [0, 1], but got "
+                             f"{epsilon} and {momentum}.")
+        self.init_prim_io_names(["x", "gamma", "beta", "mean", "variance"], ["y", "save_mean", "save_variance"])
+        self.add_prim_attr("side_effect_mem", True)
+
+    def __call__(self, input_x, gamma, beta, mean, variance):
+        name = "InstanceNorm"
+        array = array_of(name, "input_x", input_x)
+        if array.ndim < 3:
+            raise ValueError(f"For '{name}', 'input_x' must be (N, C, ...) with spatial axes, but got shape "
+                             f"{tuple(array.shape)}.")
+        batch, channels = array.shape[:2]
+        y = normalization._group_norm_kernel(array, array_of(name, "gamma", gamma), array_of(name, "beta", beta),
+                                             channels, float(self.epsilon))
+        slices = array.astype("float32").reshape(batch * channels, -1)
+        save_mean, save_variance = slices.mean(-1), 1 / (slices.var(-1) + self.epsilon) ** 0.5
+        batch_mean, batch_variance = normalization.instance_statistics(array)
+        keep = 1.0 - self.momentum
+        functional.assign(mean, wrap(keep * array_of(name, "mean", mean) + self.momentum * batch_mean))
+        functional.assign(variance, wrap(keep * array_of(name, "variance", variance) + self.momentum * batch_variance))
+        return wrap(y), wrap(save_mean), wrap(save_variance)
+
+
 class LayerNorm(Primitive):
     """Layer normalisation over the axes from ``begin_norm_axis``.
 

@@ -118,12 +118,15 @@ class RandomGamma(_KernelStreamPrimitive):
         return random_distributions.random_gamma.entry.sample(self._key(), _shape_tensor("RandomGamma", shape), alpha)
 
 
-class RandomPoisson(_RandomPrimitive):
-    """Poisson(``rate``) samples of shape ``shape + rate.shape`` (``dtype``: Int64 by default).
+class RandomPoisson(_KernelStreamPrimitive):
+    """Poisson(``rate``) samples of shape ``shape + rate.shape`` (``dtype``: Int64 by default); with a seed,
+    MindSpore's kernel stream running on from call to call.
 
     Inputs:
         - **shape** (Tensor[int]) - 1-D. **rate** (Tensor) - the means.
     """
+
+    _make = "poisson_stream"
 
     @prim_attr_register
     def __init__(self, seed=0, seed2=0, dtype=mstype.int64):

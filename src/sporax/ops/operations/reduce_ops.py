@@ -97,11 +97,12 @@ class ReduceStd(Primitive):
 
     @prim_attr_register
     def __init__(self, axis=(), unbiased=True, keep_dims=False):
-        self.axis = None if axis in ((), []) else axis
+        # MindSpore 2.10 stores the axis as a tuple: ReduceStd(1).axis == (1,), () for all dimensions
+        self.add_prim_attr("axis", (axis,) if isinstance(axis, int) else tuple(axis))
         self.unbiased, self.keep_dims = unbiased, keep_dims
 
     def __call__(self, input_x):
-        return reduce.std_mean(input_x, self.axis, int(self.unbiased), self.keep_dims)
+        return reduce.std_mean(input_x, self.axis or None, int(self.unbiased), self.keep_dims)
 
 
 _ARG_DOC = """Index of the {extreme} along ``axis``.

@@ -46,6 +46,9 @@ with ``SPORAX_HOST_MALLOC=off``, three alternated cold processes each).
 ``--compile --model NAME:SIZE`` takes a mindcv model's train step instead (``compile_time.py``'s: batch 2,
 AdamW), ``--option`` picks the entries to compare with the default, and each compiled variant runs
 ``CHECKED_STEPS`` steps from the same state whose losses are compared with the default's bit for bit.
+``--anatomy`` prints what the ``--model`` train step's program is made of (lowered ops and custom calls, XLA's
+fusions, the kernels it generated code for). Intel VM figures (session 23: only LLVM -O0 cuts the compile, and it
+changes values): ``compile_time.md``.
 ``--values`` compares element-wise functions (``VALUE_FUNCTIONS``) under ``xla_cpu_use_fusion_emitters=false``
 with the default's, and counts correctly rounded results where they differ. Figures: ``compile_time.md``.
 """

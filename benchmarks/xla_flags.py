@@ -198,8 +198,9 @@ def anatomy(model):
     lowered.compile()
     optimized = next(os.path.join(folder, name) for name in os.listdir(folder)
                      if "jit_final" in name and name.endswith("cpu_after_optimizations.txt"))
-    fusions = collections.Counter(re.sub(r"\.\d+$", "", name) for name in
-                                  re.findall(r"^  %([a-z_.0-9]+) = .* fusion\(", open(optimized).read(), re.M))
+    with open(optimized) as optimized_text:
+        names = re.findall(r"^  %([a-z_.0-9]+) = .* fusion\(", optimized_text.read(), re.M)
+    fusions = collections.Counter(re.sub(r"\.\d+$", "", name) for name in names)
     kernels = collections.Counter(re.sub(r"(\.\d+)?(_kernel_module)?\.o$", "", name.split("obj-file.")[1]
                                          .replace("__compute_module_", "")) for name in os.listdir(folder)
                                   if "jit_final.obj-file." in name)

@@ -46,6 +46,9 @@ with ``SPORAX_HOST_MALLOC=off``, three alternated cold processes each).
 ``--compile --model NAME:SIZE`` takes a mindcv model's train step instead (``compile_time.py``'s: batch 2,
 AdamW), ``--option`` picks the entries to compare with the default, and each compiled variant runs
 ``CHECKED_STEPS`` steps from the same state whose losses are compared with the default's bit for bit.
+``--anatomy`` prints what the ``--model`` train step's program is made of (lowered ops and custom calls, XLA's
+fusions, the kernels it generated code for). Intel VM figures (session 23: only LLVM -O0 cuts the compile, and it
+changes values): ``compile_time.md``.
 ``--values`` compares element-wise functions (``VALUE_FUNCTIONS``) under ``xla_cpu_use_fusion_emitters=false``
 with the default's, and counts correctly rounded results where they differ. Figures: ``compile_time.md``.
 """
@@ -89,7 +92,11 @@ COMPILE_OPTIONS = {"default": {}, "fusion emitters off": {"xla_cpu_use_fusion_em
                    "max ISA AVX2": {"xla_cpu_max_isa": "AVX2"},
                    "no expensive LLVM passes": {"xla_llvm_disable_expensive_passes": True},
                    "LLVM -O0": {"xla_backend_optimization_level": 0},
+                   "LLVM -O1": {"xla_backend_optimization_level": 1},
+                   "LLVM -O2": {"xla_backend_optimization_level": 2},
                    "concurrency scheduler off": {"xla_cpu_enable_concurrency_optimized_scheduler": False},
+                   "vector width 256": {"xla_cpu_prefer_vector_width": 256},
+                   "no emitter verification": {"xla_cpu_emitter_verification_level": 0},
                    "emitters off + no expensive passes": {"xla_cpu_use_fusion_emitters": False,
                                                           "xla_llvm_disable_expensive_passes": True}}
 CHECKED_STEPS = 3  # losses compared with the default's, bit for bit, over this many steps from the same state
@@ -172,6 +179,35 @@ def compile_times(model, rounds, names=None):
               f" (largest difference {figure['apart']:.1e})", flush=True)
 
 
+def anatomy(model):
+    """What the train step's one XLA program is made of: the lowered StableHLO's ops and custom calls, then
+    (``--xla_dump_to`` a temporary folder) XLA:CPU's fusions after optimization and the kernels it generated
+    code for (one object file each: XLA compiles a fusion computation once for all its instances)."""
+    import collections
+    import re
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="sporax-anatomy-")
+    os.environ["XLA_FLAGS"] = f"{os.environ.get('XLA_FLAGS', '')} --xla_dump_to={folder}".strip()
+    os.environ["SPORAX_COMPILATION_CACHE_DIR"] = "off"
+    lowered = train_program(model)[0]
+    text = lowered.as_text()
+    ops = collections.Counter(re.findall(r"= (?:\")?([a-z_]+\.[a-z_]+)", text))
+    calls = collections.Counter(re.findall(r"custom_call @([A-Za-z_$0-9.]+)", text))
+    print(f"# {model}: lowered StableHLO {text.count(chr(10))} lines, {sum(ops.values())} ops, "
+          f"{text.count('func.func')} functions; {dict(ops.most_common(8))}; custom calls {dict(calls)}")
+    lowered.compile()
+    optimized = next(os.path.join(folder, name) for name in os.listdir(folder)
+                     if "jit_final" in name and name.endswith("cpu_after_optimizations.txt"))
+    with open(optimized) as optimized_text:
+        names = re.findall(r"^  %([a-z_.0-9]+) = .* fusion\(", optimized_text.read(), re.M)
+    fusions = collections.Counter(re.sub(r"\.\d+$", "", name) for name in names)
+    kernels = collections.Counter(re.sub(r"(\.\d+)?(_kernel_module)?\.o$", "", name.split("obj-file.")[1]
+                                         .replace("__compute_module_", "")) for name in os.listdir(folder)
+                                  if "jit_final.obj-file." in name)
+    print(f"after optimization: {sum(fusions.values())} fusions {dict(fusions.most_common())}")
+    print(f"kernels generated: {sum(kernels.values())} {dict(kernels.most_common())}; dump in {folder}")
+
+
 # Element-wise functions whose values ``--values`` compares between XLA:CPU's fusion emitters and its older
 # elemental emitters (``xla_cpu_use_fusion_emitters=false``), each on 16384 normal values of scale 4.
 VALUE_FUNCTIONS = {
@@ -226,7 +262,12 @@ def main(argv=None):
                         help="--compile: the COMPILE_OPTIONS entries to measure beside the default (default: all)")
     parser.add_argument("--values", action="store_true",
                         help="element-wise values with XLA:CPU's older emitters against the default's (VALUE_FUNCTIONS)")
+    parser.add_argument("--anatomy", action="store_true",
+                        help="the --model train step's lowered ops, fusions and generated kernels (anatomy())")
     args = parser.parse_args(argv)
+    if args.anatomy:
+        anatomy(args.model)
+        return
     if args.values:
         emitter_values()
         return

@@ -37,6 +37,29 @@ def test_cell_tree_includes_non_trainable_parameters_and_cells():
     assert discovered.training_flags()[:3] == (True, True, True)
 
 
+def test_a_deep_cell_tree_is_walked_once(monkeypatch):
+    """Each Cell's attributes are read once, not once per ancestor (base listed 273 Cells for this chain of 13)."""
+    from sporax.state import discovery
+
+    class Block(Cell):
+        def __init__(self, inner, index):
+            super().__init__()
+            self.inner = inner
+            self.extra = [Parameter(tensor([float(index)]), name=f"extra{index}")]  # found through attributes only
+
+    root = Linear(np.ones((1, 1)), np.zeros(1))
+    for index in range(12):
+        root = Block(root, index)
+    read = []
+    original = discovery._cells_of
+    monkeypatch.setattr(discovery, "_cells_of", lambda cell: read.extend(original(cell)) or original(cell))
+    discovered = discover(root)
+    assert len(read) == 13  # the root's subtree, listed once
+    assert len(discovered.cells) == 13
+    extras = [f"extra{i}" for i in range(11, -1, -1)]
+    assert names(discovered)[1:] == ["inner." * 12 + "w", "inner." * 12 + "b"] + extras
+
+
 def test_function_closure_globals_defaults_and_partial():
     local = Parameter(tensor([2.0]), name="local")
     net = Linear(np.ones((1, 1)), np.zeros(1))

@@ -122,19 +122,21 @@ class _Walker:
                 self.walk(item, depth + 1)
 
     def walk_cell(self, cell):
-        self.cells.extend(sub for _, sub in _cells_of(cell))
+        subs = [sub for _, sub in _cells_of(cell)]
+        self.cells.extend(subs)
         for _, parameter in cell.parameters_and_names():
             self.add_state(parameter)
-        for sub_name, sub in _cells_of(cell):
-            for name, value in vars(sub).items():
+        # Every Cell below is covered by the loop below: marked seen first, so a child met in a parent's
+        # ``_cells`` dict is not walked again with its own subtree (one pass over the tree, not one per level).
+        self.seen.update(id(sub) for sub in subs)
+        for sub in subs:
+            for value in vars(sub).values():
                 if isinstance(value, (list, tuple, dict)) or is_parameter(value):
                     self.walk(value, 1)
                 elif isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
                     self.walk(value, 1)
                 elif getattr(type(value), "_sporax_reachable", None) is not None:  # a Primitive, a grad function
                     self.walk(value, 1)
-        for sub_name, sub in _cells_of(cell):
-            self.seen.add(id(sub))
 
     def walk_function(self, function):
         for item in direct_references(function):

@@ -46,6 +46,9 @@ def sporax_runner(model, batch, masked=False):
         lstm = network.lstm
         original = lstm.construct
         lstm.construct = lambda x, hx=None, seq_length=None: original(x, hx, lengths)
+    # Batch norm on batch statistics, as the suite's sporax and MindSpore contenders (suite_worker) and the
+    # hand-written JAX step compute it: a bare Cell is in inference mode until set_train(), a smaller program.
+    network.set_train()
     optimizer = ms.nn.Momentum(network.trainable_params(), 0.01, 0.9)
     train_step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(network, loss_fn), optimizer)
     x, y = (ms.Tensor(a) for a in sm.data(model, batch))

@@ -63,6 +63,19 @@ def test_resize_nearest_matches_numpy_indexing():
     np.testing.assert_array_equal(out, IMG.repeat(2, axis=0).repeat(2, axis=1))
 
 
+def test_resize_steps_by_the_inverse_ratio_as_opencv():
+    """MindSpore 2.10 (OpenCV's cv::resize; /tmp/zoo23-probe/nn_resize.py, rs_small.py): the source step is
+    1 / (out / in) in double, so 52 -> 20 nearest rows read row 12 (not 13) for output 5, and bilinear source
+    positions are float32 (a float image resized 12 -> 7 rows, recorded values, bit for bit)."""
+    rows = np.arange(52, dtype=np.uint8)[:, None, None].repeat(44, axis=1).repeat(3, axis=2)
+    out = V.Resize((20, 30), V.Inter.NEAREST)(rows)
+    assert out[:, 0, 0].tolist() == [0, 2, 5, 7, 10, 12, 15, 18, 20, 23, 25, 28, 31, 33, 36, 38, 41, 44, 46, 49]
+    image = (np.arange(12, dtype=np.float32) * 1.37 % 5)[:, None, None].repeat(2, axis=1).repeat(3, axis=2)
+    want = np.array([0.48928573727607727, 2.8378570079803467, 1.257856845855713, 2.5350000858306885,
+                     3.8121426105499268, 2.2321431636810303, 1.3664268255233765], np.float32)
+    np.testing.assert_array_equal(V.Resize((7, 2), V.Inter.BILINEAR)(image)[:, 0, 0], want)
+
+
 def test_rescale_normalize_hwc2chw_reference():
     image = IMG
     rescaled = V.Rescale(1 / 255, 0.1)(image)

@@ -20,8 +20,12 @@ from sporax.dataset.vision.utils import Inter
 
 @functools.lru_cache(maxsize=256)
 def nearest_taps(size_in, size_out):
-    """OpenCV INTER_NEAREST: source = floor(dst * in / out)."""
-    scale = size_in / size_out
+    """OpenCV INTER_NEAREST: source = floor(dst * (1 / (out / in))).
+
+    The step is the inverse of the double ratio out/in, as cv::resize computes it, not in/out: for 52 -> 20
+    rows it is 2.5999999999999996, so output row 5 reads row 12 where 5 * 2.6 would read 13.
+    """
+    scale = 1.0 / (size_out / size_in)
     index = np.minimum(np.floor(np.arange(size_out) * scale).astype(np.int64), size_in - 1)
     return index[:, None], np.ones((size_out, 1), np.float32)
 
@@ -33,8 +37,9 @@ def linear_taps(size_in, size_out, reset_edges=True):
     Float images reset the weight of a clamped edge tap to 0 (OpenCV's float kernel); the 8-bit
     fixed-point kernel keeps it (``reset_edges=False``), which matters for its rounding.
     """
-    scale = size_in / size_out
-    position = (np.arange(size_out) + 0.5) * scale - 0.5
+    # cv::resize: the step is 1 / (out / in) and each source position a float32
+    scale = 1.0 / (size_out / size_in)
+    position = ((np.arange(size_out) + 0.5) * scale - 0.5).astype(np.float32)
     left = np.floor(position).astype(np.int64)
     frac = position - left
     if reset_edges:
@@ -53,8 +58,8 @@ def _cubic(x, a=-0.75):
 @functools.lru_cache(maxsize=256)
 def cubic_taps(size_in, size_out):
     """OpenCV INTER_CUBIC: four taps with a = -0.75, indices clamped to the edge."""
-    scale = size_in / size_out
-    position = (np.arange(size_out) + 0.5) * scale - 0.5
+    scale = 1.0 / (size_out / size_in)
+    position = ((np.arange(size_out) + 0.5) * scale - 0.5).astype(np.float32)
     left = np.floor(position).astype(np.int64)
     frac = position - left
     offsets = np.arange(-1, 3)

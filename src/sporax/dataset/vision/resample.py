@@ -152,8 +152,8 @@ def _resize_uint8(images, rows, cols, vectorised_rounding):
 
     ``rows``/``cols`` are (index, fixed-point weight) pairs. ``vectorised_rounding`` reproduces the
     two-step shift of the SIMD two-tap kernel (int32 is enough there); otherwise (cubic) the vertical
-    sum, which can exceed int32, is formed exactly in float64 and rounded once. Every step is exact
-    integer arithmetic, so a batch gives the same bytes as its images one at a time.
+    sum is OpenCV's float32 one. Every step is element by element, so a batch gives the same bytes as
+    its images one at a time.
     """
     row_index, row_weight = rows
     col_index, col_weight = cols
@@ -170,11 +170,14 @@ def _resize_uint8(images, rows, cols, vectorised_rounding):
         out += 2
         out >>= 2
     else:
-        row_weights = _tap_weights(row_weight, 1, 1, np.float64)
-        out = np.take(horizontal, row_index[:, 0], axis=1) * row_weights[0]
-        for tap in range(1, row_index.shape[1]):
-            out += np.take(horizontal, row_index[:, tap], axis=1) * row_weights[tap]
-        out = np.floor((out + (1 << 21)) / (1 << 22))
+        # OpenCV's vectorised cubic column pass: float32 weights beta / 2**22, summed from the last tap to
+        # the first (a multiply, then an add), rounded half to even
+        row_weights = [weight * np.float32(1.0 / (1 << 22)) for weight in _tap_weights(row_weight, 1, 1, np.float32)]
+        last = row_index.shape[1] - 1
+        out = np.take(horizontal, row_index[:, last], axis=1).astype(np.float32) * row_weights[last]
+        for tap in range(last - 1, -1, -1):
+            out = np.take(horizontal, row_index[:, tap], axis=1).astype(np.float32) * row_weights[tap] + out
+        out = np.rint(out)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 

@@ -77,13 +77,17 @@ def test_resize_steps_by_the_inverse_ratio_as_opencv():
 
 
 def test_resize_bicubic_8_bit_column_pass_is_opencvs_float32_sum():
-    """MindSpore 2.10 (/tmp/zoo23-probe/rs_find.py): the 8-bit bicubic column pass sums in float32 and rounds
-    half to even, so 6 -> 3 rows gives 92 where an exact integer sum rounds to 93."""
+    """MindSpore 2.10 (/tmp/zoo23-probe/rs_find.py, rs_find2.py): the 8-bit bicubic column pass sums in float32
+    and rounds half to even, so 6 -> 3 rows gives 92 where an exact integer sum rounds to 93."""
     i, j, c = np.arange(6)[:, None, None], np.arange(3)[None, :, None], np.arange(3)[None, None, :]
     image = ((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8)
     want = [[[15, 68, 121], [109, 162, 239], [227, 128, 53]], [[92, 146, 198], [225, 126, 27], [30, 106, 160]],
             [[170, 223, 148], [13, 90, 143], [160, 213, 138]]]
     assert V.Resize((3, 3), V.Inter.BICUBIC)(image).tolist() == want
+    # and the cubic weights are OpenCV's float32 ones: 45 -> 83 rows, recorded pixels and total
+    i, j = np.arange(45)[:, None, None], np.arange(40)[None, :, None]
+    out = V.Resize((83, 40), V.Inter.BICUBIC)(((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8))
+    assert [out[2, 5, 2], out[2, 18, 0], out[2, 18, 1]] == [107, 8, 61] and int(out.astype(np.int64).sum()) == 1268606
 
 
 def test_rescale_normalize_hwc2chw_reference():

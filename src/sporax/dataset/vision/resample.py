@@ -64,7 +64,12 @@ def cubic_taps(size_in, size_out):
     frac = position - left
     offsets = np.arange(-1, 3)
     index = np.clip(left[:, None] + offsets, 0, size_in - 1)
-    weight = _cubic(frac[:, None] - offsets)
+    # OpenCV's interpolateCubic, in float32 as it computes them; the last weight is 1 minus the others.
+    x, a = frac.astype(np.float32), np.float32(-0.75)
+    first = ((a * (x + 1) - 5 * a) * (x + 1) + 8 * a) * (x + 1) - 4 * a
+    second = ((a + 2) * x - (a + 3)) * x * x + 1
+    third = ((a + 2) * (1 - x) - (a + 3)) * (1 - x) * (1 - x) + 1
+    weight = np.stack([first, second, third, 1 - first - second - third], axis=1)
     return index, weight
 
 

@@ -84,6 +84,10 @@ def test_resize_bicubic_8_bit_column_pass_is_opencvs_float32_sum():
     want = [[[15, 68, 121], [109, 162, 239], [227, 128, 53]], [[92, 146, 198], [225, 126, 27], [30, 106, 160]],
             [[170, 223, 148], [13, 90, 143], [160, 213, 138]]]
     assert V.Resize((3, 3), V.Inter.BICUBIC)(image).tolist() == want
+    # the last (W * C) % 8 elements of a row take OpenCV's scalar loop, an exact integer sum: 4 -> 3 rows
+    want = [[[5, 58, 111], [96, 149, 207], [193, 205, 38]], [[56, 108, 162], [157, 234, 135], [130, 32, 109]],
+            [[106, 159, 212], [217, 51, 63], [68, 126, 179]]]
+    assert V.Resize((3, 3), V.Inter.BICUBIC)(image[:4]).tolist() == want
     # and the cubic weights are OpenCV's float32 ones: 45 -> 83 rows, recorded pixels and total
     i, j = np.arange(45)[:, None, None], np.arange(40)[None, :, None]
     out = V.Resize((83, 40), V.Inter.BICUBIC)(((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8))

@@ -183,7 +183,26 @@ def _resize_uint8(images, rows, cols, vectorised_rounding):
         for tap in range(last - 1, -1, -1):
             out = np.take(horizontal, row_index[:, tap], axis=1).astype(np.float32) * row_weights[tap] + out
         out = np.rint(out)
+        out = _cubic_scalar_tail(out, horizontal, row_index, row_weight)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+_CUBIC_LANES = 8  # elements per vector step of OpenCV's cubic column pass (AVX2 float32)
+
+
+def _cubic_scalar_tail(out, horizontal, row_index, row_weight):
+    """The last (W * C) % 8 elements of each output row: OpenCV's scalar loop, an exact integer sum shifted by 22."""
+    count, _, width, channels = horizontal.shape
+    elements = width * channels
+    tail = elements % _CUBIC_LANES
+    if tail == 0:
+        return out
+    flat = horizontal.reshape(count, horizontal.shape[1], elements)[:, :, elements - tail:].astype(np.float64)
+    exact = sum(np.take(flat, row_index[:, tap], axis=1) * row_weight[:, tap].reshape(-1, 1)
+                for tap in range(row_index.shape[1]))
+    out = out.reshape(count, out.shape[1], elements)
+    out[:, :, elements - tail:] = np.floor((exact + (1 << 21)) / (1 << 22))
+    return out.reshape(count, out.shape[1], width, channels)
 
 
 def _finish(result, dtype):

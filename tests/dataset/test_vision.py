@@ -76,6 +76,15 @@ def test_resize_steps_by_the_inverse_ratio_as_opencv():
     np.testing.assert_array_equal(V.Resize((7, 2), V.Inter.BILINEAR)(image)[:, 0, 0], want)
 
 
+def test_resize_area_enlarging_fraction_is_a_float32():
+    """MindSpore 2.10 (/tmp/zoo23-probe/rs_find3.py): INTER_AREA growing 14 -> 18 rows takes OpenCV's float32
+    fraction, which is 0 at output row 9 (a double one is just under 1 and reads the next row instead)."""
+    i, j, c = np.arange(14)[:, None, None], np.arange(3)[None, :, None], np.arange(3)[None, None, :]
+    out = V.Resize((18, 3), V.Inter.AREA)(((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8))
+    assert out[9].tolist() == [[222, 19, 72], [99, 152, 205], [232, 29, 82]]
+    assert int(out.astype(np.int64).sum()) == 20719
+
+
 def test_resize_bicubic_8_bit_column_pass_is_opencvs_float32_sum():
     """MindSpore 2.10 (/tmp/zoo23-probe/rs_find.py, rs_find2.py): the 8-bit bicubic column pass sums in float32
     and rounds half to even, so 6 -> 3 rows gives 92 where an exact integer sum rounds to 93."""

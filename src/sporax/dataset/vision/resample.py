@@ -91,10 +91,10 @@ def area_taps(size_in, size_out):
 @functools.lru_cache(maxsize=256)
 def area_linear_taps(size_in, size_out):
     """OpenCV INTER_AREA when enlarging: linear interpolation with sharpened weights."""
-    scale = size_in / size_out
     inverse = size_out / size_in
+    scale = 1.0 / inverse  # cv::resize's step; the fraction is then a float32, as OpenCV casts it
     left = np.floor(np.arange(size_out) * scale).astype(np.int64)
-    frac = (np.arange(size_out) + 1) - (left + 1) * inverse
+    frac = ((np.arange(size_out) + 1) - (left + 1) * inverse).astype(np.float32)
     frac = np.where(frac <= 0, 0.0, frac - np.floor(frac))
     frac = np.where(left >= size_in - 1, 0.0, frac)
     left = np.minimum(left, size_in - 1)

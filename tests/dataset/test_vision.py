@@ -63,6 +63,46 @@ def test_resize_nearest_matches_numpy_indexing():
     np.testing.assert_array_equal(out, IMG.repeat(2, axis=0).repeat(2, axis=1))
 
 
+def test_resize_steps_by_the_inverse_ratio_as_opencv():
+    """MindSpore 2.10 (OpenCV's cv::resize; /tmp/zoo23-probe/nn_resize.py, rs_small.py): the source step is
+    1 / (out / in) in double, so 52 -> 20 nearest rows read row 12 (not 13) for output 5, and bilinear source
+    positions are float32 (a float image resized 12 -> 7 rows, recorded values, bit for bit)."""
+    rows = np.arange(52, dtype=np.uint8)[:, None, None].repeat(44, axis=1).repeat(3, axis=2)
+    out = V.Resize((20, 30), V.Inter.NEAREST)(rows)
+    assert out[:, 0, 0].tolist() == [0, 2, 5, 7, 10, 12, 15, 18, 20, 23, 25, 28, 31, 33, 36, 38, 41, 44, 46, 49]
+    image = (np.arange(12, dtype=np.float32) * 1.37 % 5)[:, None, None].repeat(2, axis=1).repeat(3, axis=2)
+    want = np.array([0.48928573727607727, 2.8378570079803467, 1.257856845855713, 2.5350000858306885,
+                     3.8121426105499268, 2.2321431636810303, 1.3664268255233765], np.float32)
+    np.testing.assert_array_equal(V.Resize((7, 2), V.Inter.BILINEAR)(image)[:, 0, 0], want)
+
+
+def test_resize_area_enlarging_fraction_is_a_float32():
+    """MindSpore 2.10 (/tmp/zoo23-probe/rs_find3.py): INTER_AREA growing 14 -> 18 rows takes OpenCV's float32
+    fraction, which is 0 at output row 9 (a double one is just under 1 and reads the next row instead)."""
+    i, j, c = np.arange(14)[:, None, None], np.arange(3)[None, :, None], np.arange(3)[None, None, :]
+    out = V.Resize((18, 3), V.Inter.AREA)(((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8))
+    assert out[9].tolist() == [[222, 19, 72], [99, 152, 205], [232, 29, 82]]
+    assert int(out.astype(np.int64).sum()) == 20719
+
+
+def test_resize_bicubic_8_bit_column_pass_is_opencvs_float32_sum():
+    """MindSpore 2.10 (/tmp/zoo23-probe/rs_find.py, rs_find2.py): the 8-bit bicubic column pass sums in float32
+    and rounds half to even, so 6 -> 3 rows gives 92 where an exact integer sum rounds to 93."""
+    i, j, c = np.arange(6)[:, None, None], np.arange(3)[None, :, None], np.arange(3)[None, None, :]
+    image = ((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8)
+    want = [[[15, 68, 121], [109, 162, 239], [227, 128, 53]], [[92, 146, 198], [225, 126, 27], [30, 106, 160]],
+            [[170, 223, 148], [13, 90, 143], [160, 213, 138]]]
+    assert V.Resize((3, 3), V.Inter.BICUBIC)(image).tolist() == want
+    # the last (W * C) % 8 elements of a row take OpenCV's scalar loop, an exact integer sum: 4 -> 3 rows
+    want = [[[5, 58, 111], [96, 149, 207], [193, 205, 38]], [[56, 108, 162], [157, 234, 135], [130, 32, 109]],
+            [[106, 159, 212], [217, 51, 63], [68, 126, 179]]]
+    assert V.Resize((3, 3), V.Inter.BICUBIC)(image[:4]).tolist() == want
+    # and the cubic weights are OpenCV's float32 ones: 45 -> 83 rows, recorded pixels and total
+    i, j = np.arange(45)[:, None, None], np.arange(40)[None, :, None]
+    out = V.Resize((83, 40), V.Inter.BICUBIC)(((i * 37 + j * 91 + c * 53 + i * j * 7) % 256).astype(np.uint8))
+    assert [out[2, 5, 2], out[2, 18, 0], out[2, 18, 1]] == [107, 8, 61] and int(out.astype(np.int64).sum()) == 1268606
+
+
 def test_rescale_normalize_hwc2chw_reference():
     image = IMG
     rescaled = V.Rescale(1 / 255, 0.1)(image)

@@ -327,7 +327,8 @@ class Model:
 
     def _evaluate(self, dataset, callbacks, sink_mode):
         if not self._metric_fns:
-            raise ValueError("For 'Model.eval', the model has no metrics: Model(..., metrics={'accuracy'}).")
+            raise ValueError("For Model.eval, the model argument 'metrics' can not be None or empty, you should set "
+                             "the argument 'metrics' for model.")
         network = self._eval_network
         self._set_backbone_mode(network, False)
         callback = CallbackList(callbacks)

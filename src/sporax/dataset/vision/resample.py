@@ -20,8 +20,12 @@ from sporax.dataset.vision.utils import Inter
 
 @functools.lru_cache(maxsize=256)
 def nearest_taps(size_in, size_out):
-    """OpenCV INTER_NEAREST: source = floor(dst * in / out)."""
-    scale = size_in / size_out
+    """OpenCV INTER_NEAREST: source = floor(dst * (1 / (out / in))).
+
+    The step is the inverse of the double ratio out/in, as cv::resize computes it, not in/out: for 52 -> 20
+    rows it is 2.5999999999999996, so output row 5 reads row 12 where 5 * 2.6 would read 13.
+    """
+    scale = 1.0 / (size_out / size_in)
     index = np.minimum(np.floor(np.arange(size_out) * scale).astype(np.int64), size_in - 1)
     return index[:, None], np.ones((size_out, 1), np.float32)
 
@@ -33,8 +37,9 @@ def linear_taps(size_in, size_out, reset_edges=True):
     Float images reset the weight of a clamped edge tap to 0 (OpenCV's float kernel); the 8-bit
     fixed-point kernel keeps it (``reset_edges=False``), which matters for its rounding.
     """
-    scale = size_in / size_out
-    position = (np.arange(size_out) + 0.5) * scale - 0.5
+    # cv::resize: the step is 1 / (out / in) and each source position a float32
+    scale = 1.0 / (size_out / size_in)
+    position = ((np.arange(size_out) + 0.5) * scale - 0.5).astype(np.float32)
     left = np.floor(position).astype(np.int64)
     frac = position - left
     if reset_edges:
@@ -53,13 +58,18 @@ def _cubic(x, a=-0.75):
 @functools.lru_cache(maxsize=256)
 def cubic_taps(size_in, size_out):
     """OpenCV INTER_CUBIC: four taps with a = -0.75, indices clamped to the edge."""
-    scale = size_in / size_out
-    position = (np.arange(size_out) + 0.5) * scale - 0.5
+    scale = 1.0 / (size_out / size_in)
+    position = ((np.arange(size_out) + 0.5) * scale - 0.5).astype(np.float32)
     left = np.floor(position).astype(np.int64)
     frac = position - left
     offsets = np.arange(-1, 3)
     index = np.clip(left[:, None] + offsets, 0, size_in - 1)
-    weight = _cubic(frac[:, None] - offsets)
+    # OpenCV's interpolateCubic, in float32 as it computes them; the last weight is 1 minus the others.
+    x, a = frac.astype(np.float32), np.float32(-0.75)
+    first = ((a * (x + 1) - 5 * a) * (x + 1) + 8 * a) * (x + 1) - 4 * a
+    second = ((a + 2) * x - (a + 3)) * x * x + 1
+    third = ((a + 2) * (1 - x) - (a + 3)) * (1 - x) * (1 - x) + 1
+    weight = np.stack([first, second, third, 1 - first - second - third], axis=1)
     return index, weight
 
 
@@ -81,10 +91,10 @@ def area_taps(size_in, size_out):
 @functools.lru_cache(maxsize=256)
 def area_linear_taps(size_in, size_out):
     """OpenCV INTER_AREA when enlarging: linear interpolation with sharpened weights."""
-    scale = size_in / size_out
     inverse = size_out / size_in
+    scale = 1.0 / inverse  # cv::resize's step; the fraction is then a float32, as OpenCV casts it
     left = np.floor(np.arange(size_out) * scale).astype(np.int64)
-    frac = (np.arange(size_out) + 1) - (left + 1) * inverse
+    frac = ((np.arange(size_out) + 1) - (left + 1) * inverse).astype(np.float32)
     frac = np.where(frac <= 0, 0.0, frac - np.floor(frac))
     frac = np.where(left >= size_in - 1, 0.0, frac)
     left = np.minimum(left, size_in - 1)
@@ -147,8 +157,8 @@ def _resize_uint8(images, rows, cols, vectorised_rounding):
 
     ``rows``/``cols`` are (index, fixed-point weight) pairs. ``vectorised_rounding`` reproduces the
     two-step shift of the SIMD two-tap kernel (int32 is enough there); otherwise (cubic) the vertical
-    sum, which can exceed int32, is formed exactly in float64 and rounded once. Every step is exact
-    integer arithmetic, so a batch gives the same bytes as its images one at a time.
+    sum is OpenCV's float32 one. Every step is element by element, so a batch gives the same bytes as
+    its images one at a time.
     """
     row_index, row_weight = rows
     col_index, col_weight = cols
@@ -165,12 +175,34 @@ def _resize_uint8(images, rows, cols, vectorised_rounding):
         out += 2
         out >>= 2
     else:
-        row_weights = _tap_weights(row_weight, 1, 1, np.float64)
-        out = np.take(horizontal, row_index[:, 0], axis=1) * row_weights[0]
-        for tap in range(1, row_index.shape[1]):
-            out += np.take(horizontal, row_index[:, tap], axis=1) * row_weights[tap]
-        out = np.floor((out + (1 << 21)) / (1 << 22))
+        # OpenCV's vectorised cubic column pass: float32 weights beta / 2**22, summed from the last tap to
+        # the first (a multiply, then an add), rounded half to even
+        row_weights = [weight * np.float32(1.0 / (1 << 22)) for weight in _tap_weights(row_weight, 1, 1, np.float32)]
+        last = row_index.shape[1] - 1
+        out = np.take(horizontal, row_index[:, last], axis=1).astype(np.float32) * row_weights[last]
+        for tap in range(last - 1, -1, -1):
+            out = np.take(horizontal, row_index[:, tap], axis=1).astype(np.float32) * row_weights[tap] + out
+        out = np.rint(out)
+        out = _cubic_scalar_tail(out, horizontal, row_index, row_weight)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+_CUBIC_LANES = 8  # elements per vector step of OpenCV's cubic column pass (AVX2 float32)
+
+
+def _cubic_scalar_tail(out, horizontal, row_index, row_weight):
+    """The last (W * C) % 8 elements of each output row: OpenCV's scalar loop, an exact integer sum shifted by 22."""
+    count, _, width, channels = horizontal.shape
+    elements = width * channels
+    tail = elements % _CUBIC_LANES
+    if tail == 0:
+        return out
+    flat = horizontal.reshape(count, horizontal.shape[1], elements)[:, :, elements - tail:].astype(np.float64)
+    exact = sum(np.take(flat, row_index[:, tap], axis=1) * row_weight[:, tap].reshape(-1, 1)
+                for tap in range(row_index.shape[1]))
+    out = out.reshape(count, out.shape[1], elements)
+    out[:, :, elements - tail:] = np.floor((exact + (1 << 21)) / (1 << 22))
+    return out.reshape(count, out.shape[1], width, channels)
 
 
 def _finish(result, dtype):

@@ -49,15 +49,19 @@ class TimeMonitor(Callback):
     """Print each epoch's time and time per step.
 
     Args:
-        data_size (int): steps per epoch; None uses the dataset's.
-        data_time (bool): also report the time spent waiting for data.
+        data_size (int): steps per epoch, used only where the run gives no step count (``Model.train`` always
+            gives one, and it wins, as in MindSpore 2.10, so any value, even a wrong one, is accepted here).
+        data_time (bool): also report the time per step spent waiting for data.
+
+    Raises:
+        TypeError: ``data_time`` is not a bool.
     """
 
     def __init__(self, data_size=None, data_time=False):
-        if data_size is not None:
-            data_size = _non_negative_int(data_size, "data_size")
+        if not isinstance(data_time, bool):
+            raise TypeError(f"The 'data_time' must be a bool, but got {type(data_time).__name__}.")
         self.data_size = data_size
-        self.data_time = bool(data_time)
+        self.data_time = data_time
         self._epoch_start = 0.0
         self._data_wait = 0.0
         self._step_end = None
@@ -76,9 +80,13 @@ class TimeMonitor(Callback):
 
     def epoch_end(self, run_context):
         elapsed_ms = (time.perf_counter() - self._epoch_start) * 1000
-        params = run_context.original_args()
-        steps = self.data_size or params.get("batch_num") or 1
+        batch_num = run_context.original_args().get("batch_num")
+        # MindSpore 2.10 divides by the run's steps per epoch whenever it has them; data_size is the fallback.
+        steps = batch_num if isinstance(batch_num, int) and batch_num > 0 else self.data_size
+        if not isinstance(steps, int) or isinstance(steps, bool) or steps <= 0:
+            raise ValueError(f"For 'TimeMonitor', the steps per epoch must be int and must > 0, but got '{steps}' "
+                             f"with type '{type(steps).__name__}': the run gives no step count, so pass data_size.")
         line = f"Train epoch time: {elapsed_ms:5.3f} ms, per step time: {elapsed_ms / steps:5.3f} ms"
         if self.data_time:
-            line += f", data time: {self._data_wait * 1000:5.3f} ms"
+            line += f" (data time: {self._data_wait * 1000 / steps:5.3f} ms)"
         print(line, flush=True)

@@ -104,6 +104,7 @@ ALIASES = {
     "mindspore.experimental.optim.lr_scheduler": "sporax.mint.optim.lr_scheduler",
     "mindspore.mint": "sporax.mint",
     "mindspore.numpy": "sporax.numpy",
+    "mindspore.numpy.fft": "sporax.numpy.fft",
     "mindspore.scipy": "sporax.scipy",
     "mindspore.scipy.linalg": "sporax.scipy.linalg",
     "mindspore.scipy.fft": "sporax.scipy.fft",

@@ -134,3 +134,15 @@ def test_auto_generate_primitive_instances(hook):
     assert upsample_nearest2d_op(image, [4, 4], None).shape == (1, 1, 4, 4)
     with pytest.raises(ImportError):
         from mindspore.ops.auto_generate import not_an_instance_op  # noqa: F401,PLC0415
+
+
+def test_auto_generate_add_ext_takes_alpha_by_position(hook):
+    """MindSpore 2.10's ``ops.auto_generate.add_ext(x, y, alpha)`` / ``sub_ext``, recorded there: Int32 1 and
+    Float32 [4, 5, 6] with alpha 0.5 -> [3, 3.5, 4] (Float32); sub_ext([4, 5, 6], 1, 0.5) -> [3.5, 4.5, 5.5]."""
+    from mindspore import Tensor  # noqa: PLC0415
+    from mindspore.ops import auto_generate  # noqa: PLC0415
+
+    y = Tensor(np.array([4, 5, 6], np.float32))
+    out = auto_generate.add_ext(Tensor(1, dtype=np.int32), y, 0.5)
+    assert out.asnumpy().tolist() == [3.0, 3.5, 4.0] and str(out.dtype) == "Float32"
+    assert auto_generate.sub_ext(y, Tensor(1, dtype=np.int32), 0.5).asnumpy().tolist() == [3.5, 4.5, 5.5]

@@ -377,7 +377,8 @@ _AUTO_GENERATE_NAMES = {
         SplitWithSizeView SubExt SubScalar SumExt TExt TensorToScalar TrilExt TupleToTensor View ZerosLikeExt
         StackExt OneHotExt Scatter TopkExt CumsumExt SortExt FmodScalar GroupedMatmul Swiglu Outer
         MoeFinalizeRouting MoeInitRoutingV2 MoeTokenUnpermute MoeDistributeDispatch MoeDistributeCombine
-        FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4 DropoutExt InplaceCopy"""),
+        FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4 DropoutExt InplaceCopy
+        MaxDim MinDim NewOnes NewZeros SliceExt SliceExtView"""),
     **_public_spellings("sporax.mint", "flatten_ext"),
     "clamp_scalar": "sporax.mint.clamp",  # MindSpore's two kernels of mint.clamp (number or Tensor bounds)
     "clamp_tensor": "sporax.mint.clamp",
@@ -393,6 +394,9 @@ _AUTO_GENERATE_NAMES = {
     "linalg_qr": "sporax.mint.linalg.qr",
     "muls": "sporax.ops.tensor_muls",
     "slice_op": "sporax.ops.tensor_slice",
+    # ``add_ext(input, other, alpha)`` takes ``alpha`` by position too (mint.add's is keyword-only).
+    "add_ext": "sporax.ops.operations.primitive_instances.add_ext_op",
+    "sub_ext": "sporax.ops.operations.primitive_instances.sub_ext_op",
 }
 
 NAMES = {

@@ -146,3 +146,18 @@ def test_auto_generate_add_ext_takes_alpha_by_position(hook):
     out = auto_generate.add_ext(Tensor(1, dtype=np.int32), y, 0.5)
     assert out.asnumpy().tolist() == [3.0, 3.5, 4.0] and str(out.dtype) == "Float32"
     assert auto_generate.sub_ext(y, Tensor(1, dtype=np.int32), 0.5).asnumpy().tolist() == [3.5, 4.5, 5.5]
+
+
+def test_nn_layer_cosine_similarity_is_a_cell_not_the_metric(hook):
+    """``mindspore.nn.layer(.math).CosineSimilarity`` is a Cell (values recorded from MindSpore 2.10: its docstring
+    example and dim=0); ``mindspore.nn.CosineSimilarity`` stays the metric."""
+    import mindspore  # noqa: PLC0415
+    from mindspore.nn.layer.math import CosineSimilarity  # noqa: PLC0415
+
+    x1 = mindspore.Tensor([[1.0, 3.0, 4.0, 7.0], [2.0, 4.0, 2.0, 5.0], [3.0, 1.0, 5.0, 8.0]])
+    x2 = mindspore.Tensor([[2.0, 4.0, 2.0, 5.0], [3.0, 1.0, 5.0, 8.0], [1.0, 3.0, 4.0, 7.0]])
+    assert mindspore.nn.layer.CosineSimilarity is CosineSimilarity
+    np.testing.assert_allclose(CosineSimilarity()(x1, x2).asnumpy(), [0.9402562, 0.8614609, 0.9516245], rtol=1e-6)
+    np.testing.assert_allclose(CosineSimilarity(dim=0)(x1, x2).asnumpy(),
+                               [0.78571427, 0.7307692, 0.84444445, 0.9492754], rtol=1e-6)
+    assert issubclass(mindspore.nn.CosineSimilarity, mindspore.train.Metric)

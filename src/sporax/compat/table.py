@@ -313,6 +313,7 @@ ALIASES = {
     # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---
     "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",
+    "mindspore.boost.base": "sporax.nn.wrap.boost_processes",
 }
 
 # Private names MindSpore defines at a legacy path and user code subclasses or calls (``from
@@ -449,6 +450,8 @@ NAMES = {
     # ``nn.layer``'s CosineSimilarity is a Cell; the ``mindspore.nn`` one is the metric (sporax.nn's).
     **dict.fromkeys(("mindspore.nn.layer", "mindspore.nn.layer.math"),
                     {"CosineSimilarity": "sporax.nn.layer.math_cells.CosineSimilarity"}),
+    "mindspore.boost": {name: f"sporax.nn.wrap.boost_processes.{name}"
+                        for name in ("OptimizerProcess", "ParameterProcess")},
     "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"

@@ -411,6 +411,7 @@ NAMES = {
         **_public_spellings("sporax.mint.linalg", "matrix_norm_ext vector_norm_ext"),
         "linalg_norm": "sporax.mint.linalg.norm",
         "muls": "sporax.ops.tensor_muls",
+        "mean_ext": "sporax.ops.mean",  # (input, axis=None, keep_dims=False): ops.mean's parameters
     },
     "mindspore.ops.function.array_func": {
         **_public_spellings("sporax.mint", """
@@ -418,6 +419,11 @@ NAMES = {
             scatter_add_ext sort_ext split_view tril_ext unbind_ext unique_ext unsqueeze_view
             zeros_like_ext"""),
         "slice_op": "sporax.ops.tensor_slice",
+        "chunk_ext": "sporax.mint.chunk",
+        "max_ext": "sporax.mint.max",
+        "min_ext": "sporax.mint.min",
+        "new_ones": "sporax.ops.tensor_shape.new_ones",
+        "new_zeros": "sporax.ops.tensor_shape.new_zeros",
         "arg_max_with_value_": "sporax.ops.operations.reduce_ops.arg_max_with_value_",
         "arg_min_with_value_": "sporax.ops.operations.reduce_ops.arg_min_with_value_",
     },

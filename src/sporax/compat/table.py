@@ -303,6 +303,9 @@ ALIASES = {
     "mindspore.device_context.gpu": "sporax.core.device_targets",
     "mindspore.device_context.ascend": "sporax.core.device_targets",
     "mindspore.device_context.ascend.op_precision": "sporax.core.device_targets",
+    "mindspore.device_context.ascend.op_debug": "sporax.core.device_targets",
+    "mindspore.device_context.ascend.op_tuning": "sporax.core.device_targets",
+    "mindspore.device_context.gpu.device": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_precision": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_tuning": "sporax.core.device_targets",
     "mindspore.device_context.cpu.op_tuning": "sporax.core.device_targets",
@@ -471,6 +474,13 @@ NAMES = {
                             _GPU_PRECISION + _GPU_TUNING + ("device_count", "is_available")),
                            ("mindspore.device_context.gpu.op_precision", _GPU_PRECISION),
                            ("mindspore.device_context.gpu.op_tuning", _GPU_TUNING))},
+    # Ascend's operator debugging and tuning settings, and the GPU's device queries (also in gpu's namespace).
+    **{path: {name: f"sporax.core.device_targets.{target}_{name}" for name in names}
+       for path, target, names in (
+           ("mindspore.device_context.ascend.op_debug", "ascend", ("execute_timeout", "debug_option", "aclinit_config")),
+           ("mindspore.device_context.ascend.op_tuning", "ascend",
+            ("op_compile", "aoe_tune_mode", "aoe_job_type", "aclnn_cache")),
+           ("mindspore.device_context.gpu.device", "gpu", ("device_count", "is_available")))},
     # Ascend's operator-precision settings (accepted and ignored off Ascend, as MindSpore does).
     "mindspore.device_context.ascend.op_precision": {
         name: f"sporax.core.device_targets.ascend_{name}"

@@ -311,6 +311,7 @@ ALIASES = {
     "mindspore.device_context.cpu.op_tuning": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
+    "mindspore.onnx": "sporax.io.onnx_export",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
     "mindspore.ops.functional_overload": "sporax.mint",
     # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---

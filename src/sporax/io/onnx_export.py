@@ -18,6 +18,8 @@ from sporax.state.discovery import DiscoveryCache
 
 OPSET = 17
 
+__all__ = ["export", "export_onnx"]
+
 
 def export_onnx(net, inputs, path, input_names=None, output_names=None):
     """Trace ``net`` on ``inputs`` and write an ONNX model to ``path``; its inputs are named ``input_names``

@@ -27,6 +27,8 @@ from sporax.nn.optim.lars import LARS
 
 _NOT_CENTRALIZED = ("beta", "gamma", "bias")
 
+__all__ = ["OptimizerProcess", "ParameterProcess"]
+
 
 def _parameter_list(parameters, where):
     """``parameters`` as a list of Parameters or of group dicts (MindSpore's errors for anything else)."""

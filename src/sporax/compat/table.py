@@ -478,7 +478,8 @@ NAMES = {
     # Ascend's operator debugging and tuning settings, and the GPU's device queries (also in gpu's namespace).
     **{path: {name: f"sporax.core.device_targets.{target}_{name}" for name in names}
        for path, target, names in (
-           ("mindspore.device_context.ascend.op_debug", "ascend", ("execute_timeout", "debug_option", "aclinit_config")),
+           ("mindspore.device_context.ascend.op_debug", "ascend",
+            ("execute_timeout", "debug_option", "aclinit_config")),
            ("mindspore.device_context.ascend.op_tuning", "ascend",
             ("op_compile", "aoe_tune_mode", "aoe_job_type", "aclnn_cache")),
            ("mindspore.device_context.gpu.device", "gpu", ("device_count", "is_available")))},

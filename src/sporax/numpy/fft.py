@@ -57,11 +57,12 @@ def rfftfreq(n, d=1.0, dtype=None):
 
 
 _FUNCTIONS = dict([_one_d(name) for name in ONE_D] + [_many_d(name, (-2, -1)) for name in TWO_D]
-                  + [_many_d(name, None) for name in N_D[:-1]] + [_many_d("ihfftn", None, "hfftn")] + [_shift("fftshift"), _shift("ifftshift")])
+                  + [_many_d(name, None) for name in N_D[:-1]] + [_many_d("ihfftn", None, "hfftn")]
+                  + [_shift("fftshift"), _shift("ifftshift")])
 for _name, _function in _FUNCTIONS.items():
     _function.__name__ = _function.__qualname__ = _name
     _function.__module__ = __name__
 globals().update(_FUNCTIONS)
 
-__all__ = [*ONE_D[:2], *TWO_D[:2], *N_D[:2], "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft",
-           "hfft2", "ihfft2", "hfftn", "ihfftn", "fftshift", "ifftshift", "fftfreq", "rfftfreq"]
+__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
+           "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftshift", "ifftshift", "fftfreq", "rfftfreq"]

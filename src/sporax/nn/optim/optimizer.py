@@ -452,8 +452,11 @@ def _recording(init):
     signature = inspect.signature(init)
 
     def recording_init(self, *args, **kwargs):
-        if "init_args" not in self.__dict__:
-            bound = signature.bind(self, *args, **kwargs)
+        try:
+            bound = None if "init_args" in self.__dict__ else signature.bind(self, *args, **kwargs)
+        except TypeError:  # arguments that do not fit: ``init`` itself raises its own error
+            bound = None
+        if bound is not None:
             bound.apply_defaults()
             arguments = dict(bound.arguments)
             arguments.pop(next(iter(signature.parameters)))

@@ -12,7 +12,7 @@ MINDSPORE_VERSION = "2.10.0"
 from sporax.core import context, dtype
 from sporax.core.context import (
     COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode, get_auto_parallel_context,
-    get_context, get_ps_context, reset_auto_parallel_context, set_auto_parallel_context,
+    get_context, get_ps_context, reset_auto_parallel_context, reset_ps_context, set_auto_parallel_context,
     set_context, set_device, set_ps_context,
 )
 from sporax.core.dtype import (

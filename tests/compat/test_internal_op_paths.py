@@ -134,3 +134,53 @@ def test_auto_generate_primitive_instances(hook):
     assert upsample_nearest2d_op(image, [4, 4], None).shape == (1, 1, 4, 4)
     with pytest.raises(ImportError):
         from mindspore.ops.auto_generate import not_an_instance_op  # noqa: F401,PLC0415
+
+
+def test_auto_generate_add_ext_takes_alpha_by_position(hook):
+    """MindSpore 2.10's ``ops.auto_generate.add_ext(x, y, alpha)`` / ``sub_ext``, recorded there: Int32 1 and
+    Float32 [4, 5, 6] with alpha 0.5 -> [3, 3.5, 4] (Float32); sub_ext([4, 5, 6], 1, 0.5) -> [3.5, 4.5, 5.5]."""
+    from mindspore import Tensor  # noqa: PLC0415
+    from mindspore.ops import auto_generate  # noqa: PLC0415
+
+    y = Tensor(np.array([4, 5, 6], np.float32))
+    out = auto_generate.add_ext(Tensor(1, dtype=np.int32), y, 0.5)
+    assert out.asnumpy().tolist() == [3.0, 3.5, 4.0] and str(out.dtype) == "Float32"
+    assert auto_generate.sub_ext(y, Tensor(1, dtype=np.int32), 0.5).asnumpy().tolist() == [3.5, 4.5, 5.5]
+
+
+def test_nn_layer_cosine_similarity_is_a_cell_not_the_metric(hook):
+    """``mindspore.nn.layer(.math).CosineSimilarity`` is a Cell (values recorded from MindSpore 2.10: its docstring
+    example and dim=0); ``mindspore.nn.CosineSimilarity`` stays the metric."""
+    import mindspore  # noqa: PLC0415
+    from mindspore.nn.layer.math import CosineSimilarity  # noqa: PLC0415
+
+    x1 = mindspore.Tensor([[1.0, 3.0, 4.0, 7.0], [2.0, 4.0, 2.0, 5.0], [3.0, 1.0, 5.0, 8.0]])
+    x2 = mindspore.Tensor([[2.0, 4.0, 2.0, 5.0], [3.0, 1.0, 5.0, 8.0], [1.0, 3.0, 4.0, 7.0]])
+    assert mindspore.nn.layer.CosineSimilarity is CosineSimilarity
+    np.testing.assert_allclose(CosineSimilarity()(x1, x2).asnumpy(), [0.9402562, 0.8614609, 0.9516245], rtol=1e-6)
+    np.testing.assert_allclose(CosineSimilarity(dim=0)(x1, x2).asnumpy(),
+                               [0.78571427, 0.7307692, 0.84444445, 0.9492754], rtol=1e-6)
+    assert issubclass(mindspore.nn.CosineSimilarity, mindspore.train.Metric)
+
+
+def test_array_and_math_func_generated_names(hook):
+    """MindSpore 2.10's ``ops.function.array_func`` chunk_ext/new_ones/new_zeros/max_ext/min_ext and
+    ``math_func.mean_ext``: their docstring examples' values, recorded there."""
+    from mindspore import Tensor  # noqa: PLC0415
+    from mindspore.ops.function import array_func, math_func  # noqa: PLC0415
+
+    pieces = array_func.chunk_ext(Tensor(np.arange(9).astype("float32")), 3)
+    assert [piece.asnumpy().tolist() for piece in pieces] == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+    ints = Tensor(np.array([1, 2, 3, 4], np.int32))
+    ones = array_func.new_ones(ints, (2, 3))
+    assert ones.asnumpy().tolist() == [[1, 1, 1]] * 2 and str(ones.dtype) == "Int32"
+    assert array_func.new_zeros(ints, (2, 3)).asnumpy().tolist() == [[0, 0, 0]] * 2
+    y = Tensor(np.array([[0.0, 0.3, 0.4, 0.5, 0.1], [3.2, 0.4, 0.1, 2.9, 4.0]], np.float32))
+    values, index = array_func.max_ext(y, 0, True)
+    np.testing.assert_allclose(values.asnumpy(), [[3.2, 0.4, 0.4, 2.9, 4.0]])
+    assert index.asnumpy().tolist() == [[1, 1, 0, 1, 1]]
+    values, index = array_func.min_ext(Tensor(np.array([0.0, 0.4, 0.6, 0.7, 0.1], np.float32)), 0, keepdim=True)
+    assert values.asnumpy().tolist() == [0.0] and index.asnumpy().tolist() == [0]
+    x = Tensor(np.array([[2.0] * 3, [4.0, 5.0, 6.0], [6.0, 8.0, 10.0]], np.float32))
+    assert float(math_func.mean_ext(x).asnumpy()) == 5.0
+    assert math_func.mean_ext(x, 1, keep_dims=True).asnumpy().tolist() == [[2.0], [5.0], [8.0]]

@@ -145,6 +145,9 @@ def test_ps_context():
         context.set_ps_context(foo=1)
     with pytest.raises(NotImplementedError, match="parameter-server"):
         context.set_ps_context(enable_ps=True)
+    import sporax  # noqa: PLC0415
+    sporax.reset_ps_context()  # mindspore.reset_ps_context (its docstring example): the defaults again
+    assert sporax.reset_ps_context is context.reset_ps_context and context.get_ps_context("enable_ps") is False
 
 
 def test_seed_reexports():

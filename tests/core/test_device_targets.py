@@ -56,6 +56,19 @@ def test_ascend_precision_settings_are_accepted_and_ignored_off_ascend():
     assert device_targets.ascend_op_precision_mode("./op_precision.ini") is None
 
 
+
+def test_ascend_debug_and_tuning_settings_are_served_and_ignored_off_ascend(hook):
+    # MindSpore 2.10 on CPU runs each docstring example (logging that the device is unsupported) and returns None.
+    import mindspore as ms  # noqa: PLC0415 - served only while the hook is installed
+
+    assert ms.device_context.ascend.op_debug.execute_timeout(100) is None
+    assert ms.device_context.ascend.op_debug.debug_option("oom") is None
+    assert ms.device_context.ascend.op_tuning.op_compile(True) is None
+    assert ms.device_context.ascend.op_tuning.aoe_tune_mode("online") is None
+    assert ms.device_context.ascend.op_tuning.aoe_job_type("1") is None
+    assert ms.device_context.ascend.op_tuning.aclnn_cache(True, 10000) is None
+    assert ms.device_context.gpu.device.is_available() is device_targets.gpu_is_available()
+
 def test_op_precision_mode_checks_its_path_type_as_mindspore():
     with pytest.raises(TypeError, match=r"^The parameter 'path' must be <class 'str'>, but got <class 'int'>$"):
         device_targets.ascend_op_precision_mode(3)

@@ -77,3 +77,11 @@ def test_unsigned_and_bfloat16_have_their_own_type_classes_as_mindspore():
     assert not isinstance(mstype.uint8, mstype.Int) and not isinstance(mstype.bfloat16, mstype.Float)
     assert isinstance(mstype.uint8, mstype.Type) and isinstance(mstype.bfloat16, mstype.Type)
     assert mstype.dtype_to_pytype(mstype.uint8) is int and mstype.dtype_to_pytype(mstype.bfloat16) is float
+
+
+def test_quant_dtype_is_mindspores_enum():
+    # Recorded from MindSpore 2.10: INT1..INT16 are 0..15, UINT1..UINT16 100..115; str is the name, value() a method.
+    QuantDtype = mstype.QuantDtype
+    assert QuantDtype.INT8.value() == 7 and QuantDtype.UINT16.value() == 115
+    assert str(QuantDtype.UINT4) == "UINT4" and repr(QuantDtype.INT8) == "<QuantDtype.INT8: 7>"
+    assert [q.name for q in QuantDtype][:2] == ["INT1", "INT2"] and len(QuantDtype) == 32

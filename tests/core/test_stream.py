@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
+from sporax.core import stream as stream_module
 
 
 def test_default_current_and_communication_streams():
@@ -104,3 +105,33 @@ def test_ai_core_limits_read_unset_and_partitions_have_no_effect():
         ms.get_device_limit("CPU")
     with pytest.raises(TypeError, match="'device' must be the device id"):
         ms.set_device_limit(1.5, 8, 8)
+
+
+
+def test_query_answers_from_the_work_before_the_watcher_stamps_it(monkeypatch):
+    # MindSpore's hal.Event.query example: record on a stream, synchronize it, `assert ev.query()`. The watcher
+    # thread that stamps the finish may not have run yet (here: never starts); the finished work answers.
+    class IdleThread:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def start(self):
+            pass
+
+    class Work:  # a device array still computing, then done
+        ready = False
+
+        def is_ready(self):
+            return self.ready
+
+        def is_deleted(self):
+            return False
+
+    work = Work()
+    monkeypatch.setattr(stream_module.threading, "Thread", IdleThread)
+    monkeypatch.setattr(stream_module, "_pending_arrays", lambda: [work])
+    event = ms.Event()
+    event.record()
+    assert not event.query()
+    work.ready = True
+    assert event.query()

@@ -57,6 +57,18 @@ def test_config_round_trip_and_errors():
         ds.config.set_num_parallel_workers(workers)
 
 
+
+def test_dynamic_shape_flag_round_trip():
+    # MindSpore 2.10: False until set; a non-bool is a TypeError with this message.
+    assert ds.config.get_dynamic_shape() is False
+    try:
+        ds.config.set_dynamic_shape(True)
+        assert ds.config.get_dynamic_shape() is True
+        with pytest.raises(TypeError, match="^is_dynamic must be a boolean dtype.$"):
+            ds.config.set_dynamic_shape(1)
+    finally:
+        ds.config.set_dynamic_shape(False)
+
 def test_video_backend():
     # MindSpore 2.10: "CPU" by default; a non-str is a TypeError, another name a ValueError.
     assert ds.config.get_video_backend() == "CPU"

@@ -126,6 +126,24 @@ def test_onnx_export_of_a_graph_mode_network(tmp_path):
     np.testing.assert_allclose(out, expect, rtol=1e-6)
 
 
+
+def test_mindspore_onnx_export_names_inputs_and_outputs(tmp_path):
+    # mindspore.onnx.export (MindSpore 2.10's docstring example: input_names=['input1'], output_names=['output1'])
+    onnxruntime = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    from sporax.io.onnx_export import export  # noqa: PLC0415 - needs the optional onnx package
+
+    net = nn.Dense(4, 3)
+    x = np.arange(8, dtype=np.float32).reshape(2, 4)
+    export(net, ms.Tensor(x), file_name=str(tmp_path / "dense"), input_names=["input1"], output_names=["output1"])
+    session = onnxruntime.InferenceSession(str(tmp_path / "dense.onnx"))
+    assert [i.name for i in session.get_inputs()] == ["input1"] and [o.name for o in session.get_outputs()] == [
+        "output1"]
+    np.testing.assert_allclose(session.run(["output1"], {"input1": x})[0], net(ms.Tensor(x)).asnumpy(), rtol=1e-5)
+    with pytest.raises(ValueError, match="'input_names' must be a list of 1 str"):
+        export(net, ms.Tensor(x), file_name=str(tmp_path / "bad"), input_names=["a", "b"])
+    with pytest.raises(NotImplementedError, match="dynamic_axes"):
+        export(net, ms.Tensor(x), file_name=str(tmp_path / "bad"), dynamic_axes={"input1": [0]})
+
 def test_onnx_export_without_onnx_names_the_package(tmp_path, monkeypatch):
     # None in sys.modules makes `import onnx` fail as it does where the package is not installed.
     monkeypatch.setitem(sys.modules, "onnx", None)

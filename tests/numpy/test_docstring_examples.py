@@ -1,6 +1,7 @@
 """mindspore.numpy calls from MindSpore 2.10's docstring examples; expected values, dtypes and
 result types recorded from MindSpore 2.10 on CPU."""
 import numpy as np
+import pytest
 
 import sporax.numpy as mnp
 
@@ -74,3 +75,25 @@ def test_polymul_keeps_integer_dtype():
     assert _values(mnp.polymul([3, 1, 2], [2, 5]), "Int32") == [6, 17, 9, 10]
     assert _values(mnp.polymul([1.5, 2], [2, 1]), "Float32") == [3.0, 5.5, 2.0]
     assert _values(mnp.polymul(mnp.array([1, 2], mnp.int32), [3, 4]), "Int32") == [3, 10, 8]
+
+
+def test_fft_namespace_takes_numpys_argument_names():
+    a = mnp.array([1.6243454, -0.6117564, -0.5281718, -1.0729686])
+    np.testing.assert_allclose(mnp.fft.fft(a, n=4, axis=-1, norm="backward").asnumpy(),
+                               [-0.5885514, 2.1525173 - 0.46121222j, 2.7808986, 2.1525173 + 0.46121222j], rtol=1e-5)
+    np.testing.assert_allclose(mnp.fft.hfft(a, n=4, axis=-1).asnumpy(), [-0.12733912, 2.1525173, 2.3196864, 2.1525173],
+                               rtol=1e-5)
+    assert _values(mnp.fft.irfft(mnp.array([1, 2, 3, 4]), n=6), "Float32") == pytest.approx(
+        [2.5, -0.6666667, 0, -0.16666667, 0, -0.6666667], abs=1e-6)
+    assert str(mnp.fft.rfft(mnp.array([1, 2, 3, 4])).dtype) == "Complex64"
+    assert mnp.fft.ihfft2(mnp.ones((4, 4)), s=(4, 4), axes=(0, 1)).shape == (4, 3)
+    shifted = mnp.fft.fftshift(mnp.array([0, 1, 2, 3, 4, -5, -4, -3, -2, -1], dtype=mnp.int32))
+    assert _values(shifted, "Int32") == [-5, -4, -3, -2, -1, 0, 1, 2, 3, 4]
+    assert _values(mnp.fft.ifftshift(shifted), "Int32") == [0, 1, 2, 3, 4, -5, -4, -3, -2, -1]
+    assert _values(mnp.fft.fftfreq(n=4, d=1.0), "Float32") == [0, 0.25, -0.5, -0.25]
+
+
+def test_fft_ihfftn_is_hfftn_as_in_mindspore():
+    # MindSpore 2.10's numpy.fft.ihfftn calls ops.hfftn: a real (4, 4) result, 16 at the origin (its docstring).
+    out = mnp.fft.ihfftn(mnp.ones((4, 4)), s=(4, 4), axes=(0, 1), norm="backward")
+    assert _values(out, "Float32") == [[16, 0, 0, 0]] + [[0, 0, 0, 0]] * 3

@@ -145,3 +145,24 @@ def test_offline_analyse_of_a_path_without_traces_logs_and_returns_none(tmp_path
     monkeypatch.setattr(profiler_module.log, "error", errors.append)
     assert profiler.Profiler.offline_analyse(str(tmp_path / "profiling_path")) is None
     assert len(errors) == 1 and errors[0].startswith("Call to offline_analyse failed.")
+
+
+def test_a_trace_stopped_in_the_same_second_as_the_last_one_is_found(tmp_path, monkeypatch):
+    # JAX names a run directory by the second the trace stops: a second trace of the same second (two short
+    # profiled cells of one script) adds its files to the first one's directory, and must still be found.
+    import jax  # noqa: PLC0415
+
+    run_dir = tmp_path / "plugins" / "profile" / "2026_12_01_05_00_00"
+    written = []
+
+    def stop_trace():
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / f"host{len(written)}.xplane.pb").write_bytes(b"")
+        written.append(run_dir)
+
+    monkeypatch.setattr(jax.profiler, "start_trace", lambda *args, **kwargs: None)
+    monkeypatch.setattr(jax.profiler, "stop_trace", stop_trace)
+    for _ in range(2):
+        prof = profiler.Profiler(output_path=str(tmp_path))
+        prof.stop()
+        assert prof.traces == [str(run_dir)]

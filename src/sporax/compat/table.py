@@ -104,6 +104,7 @@ ALIASES = {
     "mindspore.experimental.optim.lr_scheduler": "sporax.mint.optim.lr_scheduler",
     "mindspore.mint": "sporax.mint",
     "mindspore.numpy": "sporax.numpy",
+    "mindspore.numpy.fft": "sporax.numpy.fft",
     "mindspore.scipy": "sporax.scipy",
     "mindspore.scipy.linalg": "sporax.scipy.linalg",
     "mindspore.scipy.fft": "sporax.scipy.fft",
@@ -302,16 +303,21 @@ ALIASES = {
     "mindspore.device_context.gpu": "sporax.core.device_targets",
     "mindspore.device_context.ascend": "sporax.core.device_targets",
     "mindspore.device_context.ascend.op_precision": "sporax.core.device_targets",
+    "mindspore.device_context.ascend.op_debug": "sporax.core.device_targets",
+    "mindspore.device_context.ascend.op_tuning": "sporax.core.device_targets",
+    "mindspore.device_context.gpu.device": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_precision": "sporax.core.device_targets",
     "mindspore.device_context.gpu.op_tuning": "sporax.core.device_targets",
     "mindspore.device_context.cpu.op_tuning": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
+    "mindspore.onnx": "sporax.io.onnx_export",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
     "mindspore.ops.functional_overload": "sporax.mint",
     # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---
     "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",
+    "mindspore.boost.base": "sporax.nn.wrap.boost_processes",
 }
 
 # Private names MindSpore defines at a legacy path and user code subclasses or calls (``from
@@ -376,7 +382,8 @@ _AUTO_GENERATE_NAMES = {
         SplitWithSizeView SubExt SubScalar SumExt TExt TensorToScalar TrilExt TupleToTensor View ZerosLikeExt
         StackExt OneHotExt Scatter TopkExt CumsumExt SortExt FmodScalar GroupedMatmul Swiglu Outer
         MoeFinalizeRouting MoeInitRoutingV2 MoeTokenUnpermute MoeDistributeDispatch MoeDistributeCombine
-        FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4 DropoutExt InplaceCopy"""),
+        FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4 DropoutExt InplaceCopy
+        MaxDim MinDim NewOnes NewZeros SliceExt SliceExtView"""),
     **_public_spellings("sporax.mint", "flatten_ext"),
     "clamp_scalar": "sporax.mint.clamp",  # MindSpore's two kernels of mint.clamp (number or Tensor bounds)
     "clamp_tensor": "sporax.mint.clamp",
@@ -392,6 +399,9 @@ _AUTO_GENERATE_NAMES = {
     "linalg_qr": "sporax.mint.linalg.qr",
     "muls": "sporax.ops.tensor_muls",
     "slice_op": "sporax.ops.tensor_slice",
+    # ``add_ext(input, other, alpha)`` takes ``alpha`` by position too (mint.add's is keyword-only).
+    "add_ext": "sporax.ops.operations.primitive_instances.add_ext_op",
+    "sub_ext": "sporax.ops.operations.primitive_instances.sub_ext_op",
 }
 
 NAMES = {
@@ -405,6 +415,7 @@ NAMES = {
         **_public_spellings("sporax.mint.linalg", "matrix_norm_ext vector_norm_ext"),
         "linalg_norm": "sporax.mint.linalg.norm",
         "muls": "sporax.ops.tensor_muls",
+        "mean_ext": "sporax.ops.mean",  # (input, axis=None, keep_dims=False): ops.mean's parameters
     },
     "mindspore.ops.function.array_func": {
         **_public_spellings("sporax.mint", """
@@ -412,6 +423,11 @@ NAMES = {
             scatter_add_ext sort_ext split_view tril_ext unbind_ext unique_ext unsqueeze_view
             zeros_like_ext"""),
         "slice_op": "sporax.ops.tensor_slice",
+        "chunk_ext": "sporax.mint.chunk",
+        "max_ext": "sporax.mint.max",
+        "min_ext": "sporax.mint.min",
+        "new_ones": "sporax.ops.tensor_shape.new_ones",
+        "new_zeros": "sporax.ops.tensor_shape.new_zeros",
         "arg_max_with_value_": "sporax.ops.operations.reduce_ops.arg_max_with_value_",
         "arg_min_with_value_": "sporax.ops.operations.reduce_ops.arg_min_with_value_",
     },
@@ -441,6 +457,11 @@ NAMES = {
         "SyncWaitDataset": "sporax.dataset.engine.sync.SyncWaitDataset",
         "TransferDataset": "sporax.dataset.engine.transfer.TransferDataset",
     },
+    # ``nn.layer``'s CosineSimilarity is a Cell; the ``mindspore.nn`` one is the metric (sporax.nn's).
+    **dict.fromkeys(("mindspore.nn.layer", "mindspore.nn.layer.math"),
+                    {"CosineSimilarity": "sporax.nn.layer.math_cells.CosineSimilarity"}),
+    "mindspore.boost": {name: f"sporax.nn.wrap.boost_processes.{name}"
+                        for name in ("OptimizerProcess", "ParameterProcess")},
     "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
@@ -454,6 +475,14 @@ NAMES = {
                             _GPU_PRECISION + _GPU_TUNING + ("device_count", "is_available")),
                            ("mindspore.device_context.gpu.op_precision", _GPU_PRECISION),
                            ("mindspore.device_context.gpu.op_tuning", _GPU_TUNING))},
+    # Ascend's operator debugging and tuning settings, and the GPU's device queries (also in gpu's namespace).
+    **{path: {name: f"sporax.core.device_targets.{target}_{name}" for name in names}
+       for path, target, names in (
+           ("mindspore.device_context.ascend.op_debug", "ascend",
+            ("execute_timeout", "debug_option", "aclinit_config")),
+           ("mindspore.device_context.ascend.op_tuning", "ascend",
+            ("op_compile", "aoe_tune_mode", "aoe_job_type", "aclnn_cache")),
+           ("mindspore.device_context.gpu.device", "gpu", ("device_count", "is_available")))},
     # Ascend's operator-precision settings (accepted and ignored off Ascend, as MindSpore does).
     "mindspore.device_context.ascend.op_precision": {
         name: f"sporax.core.device_targets.ascend_{name}"

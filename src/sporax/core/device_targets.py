@@ -65,9 +65,9 @@ def ascend_device_count():
                        "mindspore.device_context.ascend.is_available() before counting.")
 
 
-def _ascend_only(setting):
+def _ascend_only(setting, namespace="op_precision"):
     """MindSpore on a non-Ascend target logs that the device is unsupported and leaves the setting unset."""
-    log.warning(f"mindspore.device_context.ascend.op_precision.{setting}: an Ascend (CANN) setting; sporax runs "
+    log.warning(f"mindspore.device_context.ascend.{namespace}.{setting}: an Ascend (CANN) setting; sporax runs "
                 f"on JAX's CPU and GPU backends, so it is ignored, as MindSpore ignores it on a CPU or GPU.")
 
 
@@ -95,6 +95,42 @@ def ascend_matmul_allow_hf32(value):
 def ascend_conv_allow_hf32(value):
     """``device_context.ascend.op_precision.conv_allow_hf32``: Ascend's HF32 convolutions; ignored off Ascend."""
     _ascend_only("conv_allow_hf32")
+
+
+# Ascend's operator debugging (``op_debug``) and compile/tuning (``op_tuning``) settings, ignored off Ascend.
+def ascend_execute_timeout(op_timeout):
+    """``device_context.ascend.op_debug.execute_timeout``: an operator's time limit on Ascend; ignored off Ascend."""
+    _ascend_only("execute_timeout", "op_debug")
+
+
+def ascend_debug_option(option_value):
+    """``device_context.ascend.op_debug.debug_option``: CANN's debug option ("oom"); ignored off Ascend."""
+    _ascend_only("debug_option", "op_debug")
+
+
+def ascend_aclinit_config(config):
+    """``device_context.ascend.op_debug.aclinit_config``: CANN's aclInit settings; ignored off Ascend."""
+    _ascend_only("aclinit_config", "op_debug")
+
+
+def ascend_op_compile(value):
+    """``device_context.ascend.op_tuning.op_compile``: compile operators online on Ascend; ignored off Ascend."""
+    _ascend_only("op_compile", "op_tuning")
+
+
+def ascend_aoe_tune_mode(tune_mode):
+    """``device_context.ascend.op_tuning.aoe_tune_mode``: CANN's AOE tuning; ignored off Ascend."""
+    _ascend_only("aoe_tune_mode", "op_tuning")
+
+
+def ascend_aoe_job_type(config):
+    """``device_context.ascend.op_tuning.aoe_job_type``: CANN's AOE job type; ignored off Ascend."""
+    _ascend_only("aoe_job_type", "op_tuning")
+
+
+def ascend_aclnn_cache(enable_global_cache=False, cache_queue_length=10000):
+    """``device_context.ascend.op_tuning.aclnn_cache``: CANN's aclnn operator cache; ignored off Ascend."""
+    _ascend_only("aclnn_cache", "op_tuning")
 
 
 def _gpu_setting(name, value):

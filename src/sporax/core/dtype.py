@@ -8,6 +8,8 @@ Example:
     >>> mstype.float32, mstype.dtype_to_nptype(mstype.int8)
     (mindspore.float32, <class 'numpy.int8'>)
 """
+import enum
+
 import numpy as np
 import ml_dtypes
 
@@ -88,10 +90,27 @@ class TensorType(Type):
         return (TensorType, (self.element_type,))
 
 
-class QuantDtype:
-    """Quantization data types (names only: sporax does not quantize)."""
+class QuantDtype(enum.Enum):
+    """Quantization data types (names only: sporax does not quantize), as MindSpore's enum: ``INT1``..``INT16``
+    are 0..15, ``UINT1``..``UINT16`` 100..115; ``str`` gives the name and ``value()`` (a method) the number.
 
-    INT2, INT3, INT4, INT5, INT6, INT7, INT8 = range(7)
+    Example:
+        >>> print(QuantDtype.INT8, QuantDtype.UINT16.value())
+        INT8 115
+    """
+
+    _ignore_ = ["bits"]
+    for bits in range(1, 17):
+        vars()[f"INT{bits}"] = bits - 1
+    for bits in range(1, 17):
+        vars()[f"UINT{bits}"] = 99 + bits
+
+    def __str__(self):
+        return self.name
+
+    def value(self):
+        """The enum's number (MindSpore spells it as a method)."""
+        return self._value_
 
 
 bool_ = Bool("Bool", np.bool_, "bool", 8)

@@ -156,13 +156,14 @@ class Event:
         self.blocking = blocking
         self._done = None  # set once the recorded work has finished
         self._finished_at = None
+        self._pending = []
 
     def record(self, stream=None):
         """Mark the work submitted to ``stream`` (the current stream if None) until now."""
         _check_stream(stream, "record", allow_none=True)
         pending = [array for array in _pending_arrays() if not array.is_ready()]
         done = threading.Event()
-        self._done, self._finished_at = done, None
+        self._done, self._finished_at, self._pending = done, None, pending
 
         def watch():
             for array in pending:
@@ -188,7 +189,11 @@ class Event:
 
     def query(self):
         """Whether the work this event marks has finished (bool; True if never recorded)."""
-        return self._done is None or self._done.is_set()
+        if self._done is None or self._done.is_set():
+            return True
+        # The watcher thread may not have stamped the finish yet although the work is done (a
+        # ``stream.synchronize()`` just returned): ask the arrays themselves.
+        return all(array.is_deleted() or array.is_ready() for array in list(self._pending))
 
     def elapsed_time(self, end_event):
         """Milliseconds from this event's completion to ``end_event``'s (float); both need ``enable_timing``."""

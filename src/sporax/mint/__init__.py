@@ -20,7 +20,7 @@ from sporax.ops import (
     unsqueeze, where, xlogy, zeros, zeros_like,
 )
 from sporax.ops import addbmm, addmv, gcd, imag, inverse, polar, real
-from sporax.mint.elementwise import allclose
+from sporax.mint.elementwise import allclose, item
 from sporax.mint.reduction import bincount, max, median, min, norm
 from sporax.mint.products import conv_tbc
 from sporax.ops.functional.solve import triangular_solve

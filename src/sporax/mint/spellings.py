@@ -47,6 +47,7 @@ ADAPTERS = {
     "mint.bincount": "counts in Int64 (MindSpore's BincountExt) where ops.bincount's entry counts in Float32",
     "mint.multinomial": "indices in Int64 where ops.multinomial's entry gives Int32 (MindSpore's own difference)",
     "mint.allclose": "answers a Python bool, read from ops.isclose's Tensor",
+    "mint.item": "answers a Python number, Tensor.item's",
     "mint.conv_tbc": "a time-batch-channel layout around ops.conv1d: two permutes and the op",
     "mint.einsum": "is ops.einsum, itself another spelling of the einsum_operands entry (ops/table_coverage.py)",
     "mint.nn.functional.elu": "the op, or with inplace=True its in-place entry (InplaceElu)",

@@ -35,3 +35,4 @@ from sporax.numpy.dtypes import NINF, PINF, inf, nan, pi, uint
 from sporax.numpy.math_ops import around, round
 from sporax.numpy.array_creations import copy
 from sporax.numpy.products import matrix_power
+from sporax.numpy import fft  # noqa: E402  (the mindspore.numpy.fft namespace)

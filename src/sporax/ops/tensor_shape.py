@@ -171,6 +171,10 @@ def _new(fill):
     return method
 
 
+# Also MindSpore's functions ``ops.function.array_func.new_ones(input, size, *, dtype=None)`` / ``new_zeros``.
+new_zeros, new_ones = _new(0), _new(1)
+
+
 def new_full(self, size, fill_value, *, dtype=None):
     """A new tensor of ``size`` filled with ``fill_value`` (this tensor's dtype unless ``dtype``)."""
     target = self._value.dtype if dtype is None else mstype.to_numpy_dtype(mstype.normalize(dtype))

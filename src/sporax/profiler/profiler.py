@@ -35,8 +35,13 @@ def _wait_for_device():
 
 
 def _runs(output_path):
+    """``{run directory: its files}`` under ``output_path``. JAX names a run by the second it stopped, so a trace
+    stopped in the same second as an earlier one adds its files to that directory: a changed file set is new."""
     root = os.path.join(output_path, "plugins", "profile")
-    return set(os.listdir(root)) if os.path.isdir(root) else set()
+    if not os.path.isdir(root):
+        return {}
+    return {name: frozenset(os.listdir(os.path.join(root, name))) for name in os.listdir(root)
+            if os.path.isdir(os.path.join(root, name))}
 
 
 class profile:
@@ -181,7 +186,7 @@ class profile:
         jax.profiler.stop_trace()
         self._tracing = False
         _active = None
-        new = sorted(_runs(self.output_path) - self._runs_before)
+        new = sorted(name for name, files in _runs(self.output_path).items() if files != self._runs_before.get(name))
         if new:
             run_dir = os.path.join(self.output_path, "plugins", "profile", new[-1])
             self.traces.append(run_dir)

@@ -121,3 +121,19 @@ def test_inplace_copy_broadcasts_casts_and_writes_in_both_modes():
             ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(ValueError, match="InplaceCopy.*shape"):
         P.InplaceCopy()(Tensor(np.zeros((2, 3), np.float32)), Tensor(np.zeros(4, np.float32)))
+
+
+def test_dim_new_and_slice_primitives_as_mindspore_2_10_prints():
+    # Recorded from MindSpore 2.10's ops.auto_generate docstring examples on CPU.
+    x = Tensor(np.array([0.0, 0.4, 0.6, 0.7, 0.1], np.float32))
+    values, index = P.MaxDim()(x, 0, False)
+    assert values.asnumpy().tolist() == pytest.approx(0.7) and index.asnumpy().tolist() == 3
+    assert P.MaxDim()(x, 0, True)[0].asnumpy().tolist() == pytest.approx([0.7])
+    values, index = P.MinDim()(x, 0, False)
+    assert values.asnumpy().tolist() == 0.0 and index.asnumpy().tolist() == 0
+    matrix = Tensor(np.arange(1, 10, dtype=np.int32).reshape(3, 3))
+    assert P.SliceExtView()(matrix, 0, 0, 2, 1).asnumpy().tolist() == [[1, 2, 3], [4, 5, 6]]
+    assert P.SliceExt()(matrix, 1, 1, 3, 1).asnumpy().tolist() == [[2, 3], [5, 6], [8, 9]]
+    ones = P.NewOnes()(Tensor(np.int32(0)), (2, 3))
+    assert ones.asnumpy().tolist() == [[1, 1, 1]] * 2 and str(ones.dtype) == "Int32"
+    assert P.NewZeros()(Tensor(np.int32(0)), (2, 3)).asnumpy().tolist() == [[0, 0, 0]] * 2

@@ -27,6 +27,7 @@ _state = {
     "auto_num_workers": False,
     "auto_offload": False,
     "numa_enable": False,
+    "dynamic_shape": False,
     "debug_mode": False,
     "debug_hooks": [],
     "watchdog": True,
@@ -145,6 +146,23 @@ def set_auto_num_workers(enable):
 def set_auto_offload(offload):
     """Whether transforms may be offloaded to the device (recorded; sporax runs them on the host)."""
     _set_flag("auto_offload", "offload", offload)
+
+
+def set_dynamic_shape(is_dynamic):
+    """Whether the pipeline sends batches of varying shapes to the device (recorded: sporax's device queue
+    takes each batch in its own shape either way).
+
+    Raises:
+        TypeError: ``is_dynamic`` is not a bool (MindSpore 2.10's message).
+    """
+    if not isinstance(is_dynamic, bool):
+        raise TypeError("is_dynamic must be a boolean dtype.")
+    _state["dynamic_shape"] = is_dynamic
+
+
+def get_dynamic_shape():
+    """The ``set_dynamic_shape`` setting (False until set)."""
+    return _state["dynamic_shape"]
 
 
 def set_numa_enable(numa_enable):

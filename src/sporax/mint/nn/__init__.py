@@ -12,8 +12,8 @@ from sporax.nn.layer.ext_layers import Dropout2dExt as Dropout2d, DropoutExt as 
 from sporax.nn import Cell, SoftShrink as Softshrink
 from sporax.nn.layer.ext_layers import LayerNormExt as LayerNorm, MaxPool2dExt as MaxPool2d
 from sporax.mint.nn.layers import (
-    GELU, ELU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d, BatchNorm2d,
-    BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,
+    GELU, ELU, GLU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d,
+    BatchNorm2d, BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,
     ConvTranspose2d, CosineEmbeddingLoss, CrossEntropyLoss, Fold, GroupNorm, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
     KLDivLoss, LogSoftmax, MaxUnpool2d, NLLLoss, PReLU, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
     ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ReLU6, SiLU, SmoothL1Loss, Softmax, SoftMarginLoss,

@@ -293,6 +293,30 @@ class Moments(Cell):
         return Tensor._wrap(mean), Tensor._wrap(variance)
 
 
+class CosineSimilarity(Cell):
+    """The cosine similarity of ``x1`` and ``x2`` along ``dim`` (``mindspore.nn.layer.math``'s Cell; the
+    ``mindspore.nn.CosineSimilarity`` of the top namespace is the metric).
+
+    Args:
+        dim (int): the axis of the vectors. Default: 1.
+        eps (float): the smallest norm a vector is divided by. Default: 1e-08.
+
+    Inputs:
+        - **x1** (Tensor).
+        - **x2** (Tensor): broadcastable with ``x1``.
+
+    Outputs:
+        Tensor, ``x1``'s shape without ``dim``.
+    """
+
+    def __init__(self, dim=1, eps=1e-08):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def construct(self, x1, x2):
+        return ops.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
 class ReduceLogSumExp(Cell):
     """``log(sum(exp(x)))`` over ``axis``, computed stably.
 

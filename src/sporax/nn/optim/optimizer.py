@@ -136,6 +136,14 @@ class Optimizer(CompiledStep):
             return (True,) * len(self._parameters)
         return result
 
+    def __init_subclass__(cls, **kwargs):
+        # Every optimizer records what built it (init_params, init_learning_rate, init_args), as MindSpore's
+        # optimizers do through opt_init_args_register: boost.OptimizerProcess rebuilds one from them.
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "records_init_args", False):
+            cls.__init__ = _recording(init)
+
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         # No prefix for the child Cells' Parameters, as in MindSpore: a per-step learning-rate list is
         # the checkpoint entry 'learning_rate' (not 'learning_rate.learning_rate'), the name resuming
@@ -420,7 +428,9 @@ def opt_init_args_register(init):
 
     After construction the optimizer holds ``init_params`` (``{"params": ...}``, taken from the wrapped
     optimizer when it wraps one), ``init_learning_rate`` (a number or list; None for a schedule Cell)
-    and ``init_args`` (every other argument, defaults applied): what is needed to build it again.
+    and ``init_args`` (every other argument, defaults applied): what is needed to build it again
+    (``mindspore.boost.OptimizerProcess`` does). sporax's own optimizers record them through
+    ``Optimizer.__init_subclass__``, keeping their signatures.
 
     Example:
         >>> class MyOpt(Optimizer):
@@ -428,27 +438,43 @@ def opt_init_args_register(init):
         ...     def __init__(self, params, learning_rate=0.1, beta=0.9):
         ...         super().__init__(learning_rate, params)
     """
-    signature = inspect.signature(init)
-
+    recording_init = _recording(init)
     # Not functools.wraps: as on MindSpore, the decorated __init__ shows (self, *args, **kwargs).
     # Libraries read it (mindocr's optimizer factory forwards only the keyword arguments an
     # optimizer's signature names, and refuses a signature naming 'clip').
+    del recording_init.__signature__
+    return recording_init
+
+
+def _recording(init):
+    """``init`` that first records its arguments (the outermost recording ``__init__`` of a call chain only:
+    a subclass's arguments, not those it passes to ``super().__init__``); shows ``init``'s signature."""
+    signature = inspect.signature(init)
+
     def recording_init(self, *args, **kwargs):
-        bound = signature.bind(self, *args, **kwargs)
-        bound.apply_defaults()
-        arguments = dict(bound.arguments)
-        arguments.pop(next(iter(signature.parameters)))
-        if "params" in arguments:
-            object.__setattr__(self, "init_params", {"params": arguments.pop("params")})
-        if "optimizer" in arguments:
-            wrapped = arguments.pop("optimizer")
-            object.__setattr__(self, "init_params", {"params": wrapped.init_params["params"]})
-        if "learning_rate" in arguments:
-            rate = arguments.pop("learning_rate")
-            if isinstance(rate, Tensor):
-                rate = rate.asnumpy().tolist()
-            object.__setattr__(self, "init_learning_rate", None if isinstance(rate, Cell) else rate)
-        object.__setattr__(self, "init_args", arguments)
+        try:
+            bound = None if "init_args" in self.__dict__ else signature.bind(self, *args, **kwargs)
+        except TypeError:  # arguments that do not fit: ``init`` itself raises its own error
+            bound = None
+        if bound is not None:
+            bound.apply_defaults()
+            arguments = dict(bound.arguments)
+            arguments.pop(next(iter(signature.parameters)))
+            if "params" in arguments:
+                object.__setattr__(self, "init_params", {"params": arguments.pop("params")})
+            if "optimizer" in arguments:
+                wrapped = arguments.pop("optimizer")
+                object.__setattr__(self, "init_params", {"params": getattr(wrapped, "init_params", {}).get("params")})
+            if "learning_rate" in arguments:
+                rate = arguments.pop("learning_rate")
+                if isinstance(rate, Tensor):
+                    rate = rate.asnumpy().tolist()
+                object.__setattr__(self, "init_learning_rate", None if isinstance(rate, Cell) else rate)
+            object.__setattr__(self, "init_args", arguments)
         init(self, *args, **kwargs)
 
+    recording_init.__signature__ = signature
+    recording_init.__name__, recording_init.__qualname__ = init.__name__, init.__qualname__
+    recording_init.__doc__, recording_init.__module__ = init.__doc__, init.__module__
+    recording_init.records_init_args = True
     return recording_init

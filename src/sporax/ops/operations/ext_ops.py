@@ -41,6 +41,13 @@ def _inplace_copy(input, src, non_blocking=False):
     return write(input, src, "InplaceCopy")
 
 
+def _slice_ext(input, dim, start, end, step):
+    axis = dim % input.ndim if -input.ndim <= dim < input.ndim else dim
+    if not 0 <= axis < input.ndim:
+        raise ValueError(f"For 'SliceExt', 'dim' must be in [{-input.ndim}, {input.ndim}), but got {dim}.")
+    return input[(slice(None),) * axis + (slice(start, end, step),)]
+
+
 def _grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
                     group_list=None, split_item=0, group_type=-1, transpose_a=False, transpose_b=False):
     quantised = [name for name, value in (("scale", scale), ("offset", offset), ("antiquant_scale", antiquant_scale),
@@ -160,13 +167,23 @@ _TABLE = {
     "LinalgVectorNorm": ("x ord=2 dim=None keepdim=False dtype=None",
                          lambda x, ord=2, dim=None, keepdim=False, dtype=None: norms.vector_norm(
                              x, ord, dim, keepdim, dtype=dtype), "The vector ``ord``-norm over ``dim``."),
+    "MaxDim": ("input dim keepdim=False", lambda input, dim, keepdim=False: reduce.max(input, dim, keepdim),
+               "The maximum along ``dim`` and its index (Int64)."),
+    "MinDim": ("input dim keepdim=False", lambda input, dim, keepdim=False: reduce.min(input, dim, keepdim),
+               "The minimum along ``dim`` and its index (Int64)."),
+    "NewOnes": ("input size dtype=None", lambda input, size, dtype=None: creation.ones(size, dtype or input.dtype),
+                "Ones of ``size``, in ``input``'s dtype unless ``dtype``."),
+    "NewZeros": ("input size dtype=None", lambda input, size, dtype=None: creation.zeros(size, dtype or input.dtype),
+                 "Zeros of ``size``, in ``input``'s dtype unless ``dtype``."),
+    "SliceExt": ("input dim start end step", _slice_ext,
+                 "Every ``step``-th element of ``input`` from ``start`` to before ``end`` along ``dim``."),
     "FullLike": ("input fill_value dtype=None",
                  lambda input, fill_value, dtype=None: creation.full_like(input, fill_value, dtype=dtype),
                  "A Tensor like ``input`` filled with ``fill_value``."),
 }
 # MindSpore's ``*View`` Primitives share memory with their input; arrays are immutable here, so each is its op.
 _TABLE.update({view: _TABLE[view[:-len("View")]] for view in ("SplitTensorView", "SplitWithSizeView", "ChunkView",
-                                                           "NarrowView")})
+                                                           "NarrowView", "SliceExtView")})
 
 
 def _cast(value, dtype):

@@ -1,6 +1,7 @@
 """``mindspore.mint.nn`` Cells that sporax.nn does not already provide with PyTorch's signature."""
 from sporax.mint.nn.layers.activation import (
-    GELU, ELU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSoftmax, PReLU, ReLU6, SiLU, Softmax, Threshold,
+    GELU, ELU, GLU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSoftmax, PReLU, ReLU6, SiLU, Softmax,
+    Threshold,
 )
 from sporax.mint.nn.layers.conv import Conv1d, Conv2d, Conv3d, ConvTranspose2d
 from sporax.mint.nn.layers.loss import (

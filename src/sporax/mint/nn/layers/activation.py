@@ -57,6 +57,7 @@ ReLU6 = function_cell("ReLU6", functional.relu6, (("inplace", False),), module=_
 SiLU = function_cell("SiLU", functional.silu, (("inplace", False),), module=__name__)
 LogSoftmax = function_cell("LogSoftmax", functional.log_softmax, (("dim", None),), module=__name__)
 Softmax = function_cell("Softmax", functional.softmax, (("dim", None),), module=__name__)
+GLU = function_cell("GLU", functional.glu, (("dim", -1),), module=__name__)
 Threshold = function_cell("Threshold", functional.threshold,
                           (("threshold", _EMPTY), ("value", _EMPTY), ("inplace", False)), module=__name__)
 

@@ -95,6 +95,10 @@ def test_memory_and_path_keys_read_back_as_mindspore(tmp_path, monkeypatch):
                                            "but got ''."),
     ({"save_graphs_path": 3}, TypeError, "The parameter 'save_graphs_path' must be <class 'str'>, but got "
                                          "<class 'int'>"),
+    ({"disable_format_transform": "x"}, TypeError, "The parameter 'disable_format_transform' must be "
+                                                   "<class 'bool'>, but got <class 'str'>"),
+    ({"env_config_path": 3}, TypeError, "The parameter 'env_config_path' must be <class 'str'>, but got "
+                                        "<class 'int'>"),
     ({"env_config_path": "/no/such/env.json"}, ValueError, "For 'context.set_context', the 'env_config_path' file "
                                                            "'/no/such/env.json' is not exists, please check whether "
                                                            "'env_config_path' is correct.")])

@@ -28,9 +28,13 @@ def _applies(target, name):
     return False
 
 
+def _require_type(name, value, kind):
+    if not isinstance(value, kind):
+        raise TypeError(f"The parameter '{name}' must be {kind}, but got {type(value)}")
+
+
 def _gigabytes(name, value):
-    if not isinstance(value, str):
-        raise TypeError(f"The parameter '{name}' must be {str}, but got {type(value)}")
+    _require_type(name, value, str)
     if re.match(_SIZE, value, re.ASCII) is None:
         raise ValueError(f"The '{value}' is illegal, it must be match regular'{_SIZE}' by flags'{re.ASCII}.'")
     return float(value[:-2])
@@ -59,8 +63,7 @@ def _memory_optimize_level(value):
 
 
 def _save_graphs_path(value):
-    if not isinstance(value, str):
-        raise TypeError(f"The parameter 'save_graphs_path' must be {str}, but got {type(value)}")
+    _require_type("save_graphs_path", value, str)
     if not value.strip():
         raise ValueError("For 'context.set_context', the 'save_graphs_path' or the 'print_file_path' is invalid "
                          f"type, it should be Non-empty string, but got '{value}'.")
@@ -82,6 +85,8 @@ _READERS = {"max_device_memory": _max_device_memory, "mempool_block_size": _memp
             "env_config_path": _env_config_path, "disable_format_transform": bool,
             "variable_memory_max_size": None, "print_file_path": None, "ascend_config": None}
 SETTINGS = tuple(_READERS)
+# Keys whose type MindSpore checks first, whatever the device target.
+_TYPES = {"env_config_path": str, "disable_format_transform": bool}
 
 
 def set_setting(store, target, name, value):
@@ -92,5 +97,7 @@ def set_setting(store, target, name, value):
         TypeError, ValueError: ``value`` is not a size such as ``"3.5GB"``, a level ``"O0"``/``"O1"``, or
             a non-empty path (MindSpore's messages).
     """
+    if name in _TYPES:
+        _require_type(name, value, _TYPES[name])
     if _applies(target(), name):
         store[name] = _READERS[name](value)

@@ -65,10 +65,13 @@ class _CellGraphExecutor:
         return self.run(obj, *args, phase=phase)
 
     def run(self, obj, *args, phase="predict"):
-        """Run ``obj``'s compiled graph on ``args``.
+        """Run ``obj``'s compiled graph on ``args``: one argument per graph input, where a tuple or list given
+        for an input compiled as a Tensor passes its first element (MindSpore's tests call
+        ``_cell_graph_executor(net, inputs)`` with the tuple of a one-input network's inputs).
 
         Raises:
             KeyError: ``obj`` has no graph compiled for ``phase`` (``compile`` it first).
+            RuntimeError: fewer arguments than the compiled graph has inputs.
         """
         from sporax.graph.cell_jit import call_compiled
 
@@ -76,6 +79,13 @@ class _CellGraphExecutor:
         if name not in self._phases:
             raise KeyError(f"{name} graph is not exist. Compile the Cell first with "
                            f"_cell_graph_executor.compile(net, *inputs).")
+        compiled_args = obj.__dict__.get("_compile_inputs", (args, {}))[0]
+        if len(args) < len(compiled_args):
+            raise RuntimeError(f"Parameter[{len(args)}] has no default param: the graph of "
+                               f"{type(obj).__name__}.construct was compiled with {len(compiled_args)} inputs, "
+                               f"but {len(args)} were given (pass them as separate arguments).")
+        args = tuple(value[0] if isinstance(value, (tuple, list)) and value and isinstance(compiled, Tensor)
+                     else value for value, compiled in zip(args, compiled_args)) + args[len(compiled_args):]
         return call_compiled(obj, args, {})
 
     @staticmethod

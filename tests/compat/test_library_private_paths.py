@@ -5,6 +5,8 @@ Behaviour recorded with MindSpore 2.10 on CPU in one process (no ``init``).
 import numpy as np
 import pytest
 
+import sporax
+
 from tests.compat.test_hook import hook  # noqa: F401  (the shared install/uninstall fixture)
 
 
@@ -195,3 +197,79 @@ def test_amp_builders_that_mindarmour_calls(hook):
     flags = [float(_grad_overflow(Tensor(np.array(values, np.float32))).asnumpy()[0])
              for values in ([1.0, 2.0], [1.0, np.inf], [np.nan, 1.0])]
     assert flags == [0.0, 1.0, 1.0]
+
+
+class _AddTwice(sporax.nn.Cell):
+    def construct(self, x, y):
+        return x * 2 + y
+
+
+class _AddOne(sporax.nn.Cell):
+    def construct(self, x):
+        return x + 1
+
+
+class _CallsUndefined(sporax.nn.Cell):
+    def construct(self, x):
+        return undefined_name(x)  # noqa: F821  (the graph-syntax error compile must raise)
+
+
+def test_cell_graph_executor_compiles_and_runs_as_mindspores_tests_do(hook):
+    """MindSpore's tests/st/ops_common.py: ``_cell_graph_executor.compile(net, *inputs)`` then a call of the handle.
+    Recorded on MindSpore 2.10 (CPU, PyNative context): compile returns ``(phase, True)``, ``(phase, False)`` when
+    compiled before; the phase is ``predict.<create_time>.<id>.<arguments key>``; a new input signature is a new
+    key; an uncompiled Cell's call raises KeyError; a graph-syntax error raises at compile."""
+    from mindspore import Tensor
+    from mindspore.common.api import _cell_graph_executor
+
+    net = _AddTwice()
+    x, y = Tensor(np.ones((2, 3), np.float32)), Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    phase, compiled_now = _cell_graph_executor.compile(net, x, y)
+    assert compiled_now is True and phase.startswith(f"predict.{net.create_time}.{id(net)}.")
+    assert _cell_graph_executor.has_compiled(phase) and not _cell_graph_executor.has_compiled("predict.0.0.0")
+    assert _cell_graph_executor.compile(net, x, y) == (phase, False)
+    np.testing.assert_allclose(_cell_graph_executor(net, x, y).asnumpy(), np.ones((2, 3)) * 2 + y.asnumpy())
+    other_phase, compiled_now = _cell_graph_executor.compile(net, x, y, phase="train")
+    assert compiled_now and other_phase.startswith("train.") and other_phase.split(".")[1:] == phase.split(".")[1:]
+    # ops_common's build_construct_graph: the handle given the tuple of inputs. MindSpore 2.10 runs a one-input
+    # graph on the tuple's first element and refuses a two-input graph (RuntimeError "Parameter[1] has no default
+    # param").
+    single = _AddOne()
+    assert _cell_graph_executor.compile(single, x)[1]
+    np.testing.assert_array_equal(_cell_graph_executor(single, (y, x)).asnumpy(), y.asnumpy() + 1)
+    with pytest.raises(RuntimeError, match=r"Parameter\[1\] has no default param"):
+        _cell_graph_executor(net, (x, y))
+    with pytest.raises(KeyError, match="graph is not exist"):
+        _cell_graph_executor(_AddTwice(), x, y)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'y'"):
+        _cell_graph_executor.compile(_AddTwice(), x)  # MindSpore: "The parameters number ... is 2, but ... 1."
+    with pytest.raises(AttributeError, match="does not have method construct"):
+        _cell_graph_executor.compile(lambda value: value, x)
+    with pytest.raises(NameError, match="undefined_name"):
+        _cell_graph_executor.compile(_CallsUndefined(), x)
+
+
+def test_graph_seed_and_loss_scale_grad_scale(hook, monkeypatch):
+    """``mindspore.common.seed._get_graph_seed`` and ``mindspore.nn.wrap.loss_scale``'s ``grad_scale`` (bound to
+    the pipeline version: three Tensors) and ``_grad_scale``, as MindSpore 2.10 answers them."""
+    import mindspore as ms
+    from mindspore import Parameter, Tensor
+    from mindspore.common.seed import _get_graph_seed
+    from mindspore.nn.wrap.loss_scale import _grad_scale, grad_scale
+
+    from sporax.core import random_state
+
+    monkeypatch.setattr(random_state, "_seed", None)  # no set_seed yet in this process, as MindSpore was recorded
+    kernel = "private_paths_kernel"
+    assert [_get_graph_seed(seed, kernel) for seed in (0, 5, None)] == [(0, 0), (0, 5), (0, 0)]
+    ms.set_seed(3)
+    assert [_get_graph_seed(seed, kernel) for seed in (0, 5, None, 0)] == [(3, 0), (3, 5), (3, 533697028),
+                                                                            (3, 1067394056)]
+    with pytest.raises(ValueError, match=f"For '{kernel}', the 'seed' must be int and must >= 0, but got '-1'"):
+        _get_graph_seed(-1, kernel)
+    scale, grad = Tensor(np.float32(4)), Tensor(np.array([1.0, 2.0], np.float32))
+    accumulated = Parameter(Tensor(np.array([8.0, -4.0], np.float32)), name="accumulated")
+    np.testing.assert_array_equal(grad_scale(scale, grad, accumulated).asnumpy(), [2.0, -1.0])
+    np.testing.assert_array_equal(accumulated.asnumpy(), [0.0, 0.0])
+    halved = _grad_scale(scale, Tensor(np.array([1.0, 2.0], np.float16)))
+    assert halved.dtype == ms.float16 and halved.asnumpy().tolist() == [0.25, 0.5]

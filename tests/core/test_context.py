@@ -63,20 +63,28 @@ def test_memory_and_path_keys_read_back_as_mindspore(tmp_path, monkeypatch):
     # Recorded on MindSpore 2.10 (CPU target): the defaults; the device-specific keys are ignored with a
     # warning; the level reads back as a number, the graphs path as the absolute (created) directory.
     defaults = {"mempool_block_size": 1.0, "max_device_memory": 1024.0, "variable_memory_max_size": "0",
-                "memory_optimize_level": 0, "save_graphs_path": ".", "print_file_path": ""}
+                "memory_optimize_level": 0, "save_graphs_path": ".", "print_file_path": "", "ascend_config": {},
+                "disable_format_transform": False, "env_config_path": ""}
     assert {key: context.get_context(key) for key in defaults} == defaults
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "env.json").write_text("{}")
     context.set_context(device_target="CPU")
     context.set_context(mempool_block_size="2GB", max_device_memory="3.5GB", variable_memory_max_size="4GB",
-                        memory_optimize_level="O1", save_graphs_path="./g", print_file_path="p.log")
+                        memory_optimize_level="O1", save_graphs_path="./g", print_file_path="p.log",
+                        ascend_config={"precision_mode": "force_fp16"}, disable_format_transform=True,
+                        env_config_path="env.json")
     assert {key: context.get_context(key) for key in defaults} == {
-        **defaults, "memory_optimize_level": 1, "save_graphs_path": str(tmp_path.resolve() / "g")}
+        **defaults, "memory_optimize_level": 1, "save_graphs_path": str(tmp_path.resolve() / "g"),
+        "env_config_path": "env.json"}
     assert (tmp_path / "g").is_dir()
-    # On the GPU the sizes read back in GB (MindSpore's reading of "NGB"); print_file_path stays Ascend-only.
+    # On the GPU the sizes read back in GB (MindSpore's reading of "NGB"); print_file_path and ascend_config stay
+    # Ascend-only; disable_format_transform is the GPU's.
     context._context["device_target"] = "GPU"
-    context.set_context(mempool_block_size="2GB", max_device_memory="3.5GB", print_file_path="p.log")
+    context.set_context(mempool_block_size="2GB", max_device_memory="3.5GB", print_file_path="p.log",
+                        ascend_config={"precision_mode": "force_fp16"}, disable_format_transform=True)
     assert (context.get_context("mempool_block_size"), context.get_context("max_device_memory"),
-            context.get_context("print_file_path")) == (2.0, 3.5, "")
+            context.get_context("print_file_path"), context.get_context("ascend_config"),
+            context.get_context("disable_format_transform")) == (2.0, 3.5, "", {}, True)
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
@@ -86,7 +94,14 @@ def test_memory_and_path_keys_read_back_as_mindspore(tmp_path, monkeypatch):
                                            "'print_file_path' is invalid type, it should be Non-empty string, "
                                            "but got ''."),
     ({"save_graphs_path": 3}, TypeError, "The parameter 'save_graphs_path' must be <class 'str'>, but got "
-                                         "<class 'int'>")])
+                                         "<class 'int'>"),
+    ({"disable_format_transform": "x"}, TypeError, "The parameter 'disable_format_transform' must be "
+                                                   "<class 'bool'>, but got <class 'str'>"),
+    ({"env_config_path": 3}, TypeError, "The parameter 'env_config_path' must be <class 'str'>, but got "
+                                        "<class 'int'>"),
+    ({"env_config_path": "/no/such/env.json"}, ValueError, "For 'context.set_context', the 'env_config_path' file "
+                                                           "'/no/such/env.json' is not exists, please check whether "
+                                                           "'env_config_path' is correct.")])
 def test_memory_and_path_key_errors_are_mindspores(kwargs, error, message):
     with pytest.raises(error) as info:
         context.set_context(**kwargs)

@@ -490,6 +490,7 @@ NAMES = {
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
     "mindspore.ops.auto_generate.gen_ops_prim": _AUTO_GENERATE_NAMES,
     "mindspore.common.api": {"flops_collection": "sporax.train.ascend_services.flops_collection"},
+    "mindspore.common.seed": {"_get_graph_seed": "sporax.core.seeded_streams.graph_seed"},
     "mindspore.parallel.shard": {"_DistributedTensorInfo": "sporax.parallel.layout._DistributedTensorInfo"},
     # The C++ context object and process queries libraries read (mindformers' version_control).
     "mindspore._c_expression": {**{name: f"sporax.core.backend_context.{name}"

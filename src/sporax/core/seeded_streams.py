@@ -87,6 +87,20 @@ def op_seeds(op_seed, kernel_name):
     return global_seed % _MAX_INT32, counter % _MAX_INT32
 
 
+def graph_seed(op_seed, kernel_name):
+    """``op_seeds`` as MindSpore's ``mindspore.common.seed._get_graph_seed`` checks it: a seeded pair needs a
+    non-negative int op seed.
+
+    Raises:
+        ValueError: ``op_seed`` is negative or not an int while a global or op seed is set.
+    """
+    seeded = random_state.get_seed() is not None or op_seed not in (None, 0)
+    if seeded and op_seed is not None and (not isinstance(op_seed, int) or isinstance(op_seed, bool) or op_seed < 0):
+        raise ValueError(f"For '{kernel_name}', the 'seed' must be int and must >= 0, but got '{op_seed}' with type "
+                         f"'{type(op_seed).__name__}'.")
+    return op_seeds(op_seed, kernel_name)
+
+
 def _philox(counters, key):
     """Philox-4x32-10 of the blocks ``counters`` (four uint64 arrays of 32-bit words) under ``key`` (two ints):
     the four output words of each block, as uint64 arrays."""

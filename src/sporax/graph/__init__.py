@@ -1,4 +1,5 @@
 """Graph mode: ``jit``, GRAPH_MODE Cells, the compile cache, ``mutable``, ``constexpr``."""
+from sporax.graph.cell_graph_executor import _CellGraphExecutor, _cell_graph_executor
 from sporax.graph.cell_jit import call_compiled, compiled_cell
 from sporax.graph.constants import constexpr, mutable
 from sporax.graph.cell_attributes import cell_attr_register

@@ -10,6 +10,7 @@ from sporax.graph.composite import MultitypeFuncGraph
 from sporax.nn.cell import Cell
 from sporax.nn.wrap import WithLossCell
 from sporax.ops.float_status import FloatStatus
+from sporax.ops.functional import assign, cast, depend, reciprocal
 from sporax.train.amp.loss_scale import DynamicLossScaleManager
 from sporax.train.amp.mixed_precision import _BLACK_LIST, _LEVEL_DEFAULTS, _cast, _wrap_children
 
@@ -54,3 +55,26 @@ _grad_overflow = MultitypeFuncGraph("_grad_overflow")
 def _tensor_grad_overflow(grad):
     """1.0 (float32, shape (1,)) when ``grad`` holds an inf or NaN, else 0.0."""
     return FloatStatus()(grad)
+
+
+_grad_scale = MultitypeFuncGraph("grad_scale")
+
+
+@_grad_scale.register("Tensor", "Tensor")
+def _tensor_grad_scale(scale, grad):
+    """``grad / scale``: the gradient times the scale's reciprocal, in the gradient's dtype."""
+    return grad * cast(reciprocal(scale), grad.dtype)
+
+
+# MindSpore 2.10 binds the module's public ``grad_scale`` to its pipeline version (three Tensors): the unscaled
+# gradient is the accumulated one, and the accumulator is zeroed for the next micro-batch loop.
+grad_scale = MultitypeFuncGraph("grad_scale")
+
+
+@grad_scale.register("Tensor", "Tensor", "Tensor")
+def _tensor_grad_scale_pipeline(scale, grad, accu_grad):
+    """``accu_grad / scale``, after ``grad`` was computed; ``accu_grad`` (a Parameter) is set to zeros."""
+    accu_grad = depend(accu_grad, grad)
+    new_grad = accu_grad * reciprocal(scale)
+    accu_grad = depend(accu_grad, new_grad)
+    return depend(new_grad, assign(accu_grad, accu_grad * 0.0))

@@ -30,7 +30,7 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
-from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared
+from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
                                                   ControlFlowRewriter, JumpLowering, PrivateNames, read_names)
@@ -235,6 +235,12 @@ def _fold_annotated_conditions(node, filename):
                 statement.test = ast.copy_location(ast.Constant(value=match.group(1) == "True"), statement.test)
 
 
+def _calls_extremes(node):
+    """Whether the function calls ``max`` or ``min`` (their graph errors: ``sequences.SEQUENCE_BUILTINS``)."""
+    return any(isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("max", "min")
+               for call in ast.walk(node))
+
+
 def _convert(plain):
     if not isinstance(plain, types.FunctionType) or plain.__code__.co_flags & inspect.CO_GENERATOR:
         return _UNCONVERTED
@@ -254,10 +260,12 @@ def _convert(plain):
                                                             attr="graph_dict", ctx=ast.Load()),
                                         args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
                  for name in _changed_global_dicts(node, plain, params)] + node.body
+    missing = rewrite_missing(node, plain, RUNTIME)  # MindSpore's NameError for a name nothing defines
     _fold_annotated_conditions(node, plain.__code__.co_filename)
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
-    if (not contains_control_flow(node) and not read_globals and not declared and not members
+    if (not contains_control_flow(node) and not read_globals and not declared and not members and not missing
+            and not _calls_extremes(node)
             and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
         return _UNCONVERTED
     problem = unsupported(node)

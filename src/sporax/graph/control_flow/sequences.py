@@ -94,6 +94,17 @@ def _length(value):
     return len(value)
 
 
+def _extreme(function, args, kwargs):
+    """``max``/``min`` in converted code: MindSpore's graph runs them in Python and words their errors quoted."""
+    if len(args) > 1 and any(isinstance(value, Tensor) and value.size > 1 for value in args):
+        raise ValueError("'The truth value of an array with more than one element is ambiguous.' "
+                         f"({function.__name__}() of Tensors compares them whole; for the elementwise "
+                         f"{function.__name__}imum use ops.{function.__name__}imum.)")
+    if len(args) == 1 and "default" not in kwargs and isinstance(args[0], (tuple, list, dict, str)) and not args[0]:
+        raise ValueError(f"'{function.__name__}() arg is an empty sequence.'")
+    return function(*args, **kwargs)
+
+
 def _over_arrays(sequences):
     return any(isinstance(sequence, np.ndarray) for sequence in sequences)
 
@@ -109,6 +120,8 @@ SEQUENCE_BUILTINS = {
     enumerate: lambda sequence, start=0: tuple(enumerate(sequence, _enumerate_start(start))),
     filter: lambda function, sequence: list(filter(function, sequence)),
     len: lambda value: _length(value),
+    max: lambda *args, **kwargs: _extreme(max, args, kwargs),
+    min: lambda *args, **kwargs: _extreme(min, args, kwargs),
 }
 
 

@@ -92,7 +92,7 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
 # as sequences (sequences.SEQUENCE_BUILTINS) and converts one-element arrays to numbers; it interprets id and
 # callable, constants only below LAX (interpreted_calls).
 _ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len", "id",
-                              "callable"])
+                              "callable", "max", "min"])
 
 
 def _effects(statements, names):
@@ -335,6 +335,12 @@ class ControlFlowRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if node.exc is not None:  # MindSpore's graph words a constant raise's text its own way (raise_statement)
             node.exc = ast.copy_location(_call("raised", node.exc), node.exc)
+        return node
+
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        if node.msg is not None:  # quoted as a constant raise's text (raise_statement.assert_message)
+            node.msg = ast.copy_location(_call("assert_message", node.msg), node.msg)
         return node
 
     def visit_JoinedStr(self, node):

@@ -247,3 +247,46 @@ class BoxJitFnListReturnClass:
 @ms.jit
 def JitFnListReturnClass(x):
     return BoxJitFnListReturnClass()
+
+
+class UnboundConstantIf(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] < 5:
+            pass
+        else:
+            y = 2
+        return x + y
+
+
+class UnboundConstantIfUnused(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] < 5:
+            y = 2
+        return x
+
+
+class AssertConstantText(nn.Cell):
+    def construct(self, x):
+        assert x.shape[0] > 5, f"{x.shape[0]} rows"
+        return x
+
+
+class AssertConstantNumber(nn.Cell):
+    def construct(self, x):
+        assert x.shape[0] > 5, 7
+        return x
+
+
+class MaxOfTensors(nn.Cell):
+    def construct(self, x):
+        return max(x, x + 1)
+
+
+class MinOfEmpty(nn.Cell):
+    def construct(self, x):
+        return x + min([])
+
+
+@ms.jit
+def JitFnUndefinedName(x):
+    return x * undefined_jit_thing

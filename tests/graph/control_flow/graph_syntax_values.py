@@ -290,3 +290,28 @@ class MinOfEmpty(nn.Cell):
 @ms.jit
 def JitFnUndefinedName(x):
     return x * undefined_jit_thing
+
+
+class TupleIndexNegative(nn.Cell):
+    def construct(self, x):
+        t = (1, 2, 3)
+        return x + t[-4]
+
+
+class ForOverInt(nn.Cell):
+    def construct(self, x):
+        for i in 5:
+            x = x + i
+        return x
+
+
+class ForOverNone(nn.Cell):
+    def construct(self, x):
+        for i in None:
+            x = x + i
+        return x
+
+
+class IsinstanceNotType(nn.Cell):
+    def construct(self, x):
+        return isinstance(x, (int, 3))

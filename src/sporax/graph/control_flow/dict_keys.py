@@ -7,7 +7,9 @@ is known only at run time -- a traced Tensor -- raises RuntimeError, whether it 
 runs plain Python, so none of this applies there.
 
 ``DictKeys`` rewrites a converted function's subscripts (``value[index]``) and computed dict-display keys
-into calls of ``subscript`` and ``dict_key``; anything but a dict goes to Python's own indexing.
+into calls of ``subscript`` and ``dict_key``; anything but a dict goes to Python's own indexing (a list or
+tuple index out of range raises MindSpore's IndexError,
+``list_getitem evaluator index should be in range[-2, 2), but got 5.``).
 
 Example:
     >>> subscript({'a': 1}, 'c')
@@ -26,6 +28,7 @@ from sporax.graph.control_flow.constant import known_value
 _BUILD_KEY = "make_dict evaluator key only supports string, number, type, none, constant tensor and tuple, but got ValueAny"
 _LOOKUP_KEY = ("dict_getitem evaluator key only supports string, number, type, none, constant tensor and tuple, but "
                "got ValueAny")
+_SEQUENCE_GETITEM = {list: "list_getitem", tuple: "TupleGetItem"}
 _FIX = ("a dict key in GRAPH_MODE and ms.jit must be known while compiling: use a string, number or tuple key, or "
         "look the value up with a tensor operation (e.g. ops.gather over a stacked Tensor)")
 
@@ -71,9 +74,18 @@ def _dict_text(mapping):
 
 
 def subscript(container, index):
-    """``container[index]`` in compiled code: a dict lookup raises MindSpore's errors for a missing or traced key."""
+    """``container[index]`` in compiled code: a dict lookup raises MindSpore's errors for a missing or traced key,
+    a list or tuple index out of range MindSpore's IndexError."""
     if not isinstance(container, dict):
-        return container[index]
+        try:
+            return container[index]
+        except IndexError:
+            evaluator = _SEQUENCE_GETITEM.get(type(container))
+            if evaluator is None or type(index) is not int:
+                raise
+            size = len(container)
+            raise IndexError(f"{evaluator} evaluator index should be in range[{-size}, {size}), but got {index}."
+                             ) from None
     if _traced(index):
         raise RuntimeError(f"{_LOOKUP_KEY} ({_FIX}).")
     try:

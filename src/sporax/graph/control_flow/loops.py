@@ -258,3 +258,16 @@ def _while(construct, line, carry, traced, test, states, state_values, written, 
         if bound is not None:
             return reverse.bounded_while(keep_going, step, initial, params, bound)
     return reverse.checkpointed_while(keep_going, step, initial, params, f"the {construct} at line {line}")
+
+
+# the scalar types MindSpore's graph names in "'int64' object is not iterable" (a bool keeps Python's words)
+_SCALAR_TYPE_NAMES = ((int, "int64"), (float, "float32"), (type(None), "none"))
+
+
+def iterable(value):
+    """A ``for`` loop's iterable in converted code: a number or None raises MindSpore's TypeError."""
+    if not isinstance(value, bool):
+        for python_type, graph_name in _SCALAR_TYPE_NAMES:
+            if isinstance(value, python_type):
+                raise TypeError(f"'{graph_name}' object is not iterable")
+    return value

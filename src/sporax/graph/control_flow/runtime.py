@@ -23,15 +23,14 @@ from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
 from sporax.graph.control_flow.formatted_strings import formatted  # noqa: F401 - converted code calls it here
-from sporax.graph.control_flow.module_globals import (augmented_global, declared_global,  # noqa: F401
-                                                      global_name)
+from sporax.graph.control_flow.module_globals import augmented_global, declared_global, global_name  # noqa: F401
 from sporax.graph.control_flow.raise_statement import assert_message, raised  # noqa: F401 - converted code
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401
                                                scalar_sum)
 from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, dict_view, has_key,  # noqa: F401
                                                  loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
-from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, ReturnPending, Undefined,  # noqa: F401
+from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined, unassigned,  # noqa: F401
                                               join_failure, stands_for_number)
 from sporax.graph.control_flow.with_contexts import with_class, with_context  # noqa: F401 - converted code
 from sporax.state.arguments import MutableScalar
@@ -92,28 +91,13 @@ def if_stmt(test, true_function, false_function, values, names, line, effect=Non
     the lines of its value in each branch (for a join error's message)."""
     known, traced = predicate(test, "'if'", line)
     if traced is None:
-        outputs = true_function(*values) if known else false_function(*values)
-        return _unassigned(outputs, names, line, lines, known) if lines else outputs
+        return unassigned(true_function(*values) if known else false_function(*values), names, line, lines, known)
     effect = _effect(effect)
     if effect:
         raise tracing.ControlFlowFallback(f"The 'if' at line {line} depends on a tensor value but has a Python "
                                           f"side effect ({effect}) that a compiled branch cannot perform.")
     where = (sys._getframe(1).f_code.co_filename, dict(zip(names, lines))) if lines else None
     return tracing.cond(traced, true_function, false_function, values, names, line, where=where)
-
-
-def _unassigned(outputs, names, line, lines, known):
-    """The values after the branch a known condition took: a local it leaves unassigned that the other branch
-    assigns is MindSpore's UnboundLocalError when read (its parser builds both branches)."""
-    taken, other = ("true", "false") if known else ("false", "true")
-    outputs = list(outputs)
-    for index, (name, pair) in enumerate(zip(names, lines)):
-        value = outputs[index]
-        if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and pair and pair[known] > line:
-            outputs[index] = Undefined(name, f"The local variable '{name}' is not defined in {taken} branch, but "
-                                             f"defined in {other} branch. Assign it in both branches of the 'if' at "
-                                             f"line {line}, or before it, to use it afterwards.")
-    return tuple(outputs)
 
 
 def if_exp(test, true_thunk, false_thunk, line):
@@ -318,7 +302,7 @@ def for_stmt(iterable, extra_test, body, values, names, line, effect=None):
         return loops.run_loop("'for'", line, values, names,
                               lambda current, row: _guarded(extra_test, body, row, current, names, line),
                               rows=array)
-    for item in iterable:
+    for item in loops.iterable(iterable):
         if extra_test is not None:
             known, _ = predicate(extra_test(*values), "'for'", line)
             if known is False:

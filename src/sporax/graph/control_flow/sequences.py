@@ -2,7 +2,8 @@
 
 Its graph has no iterators: ``map``/``zip``/``range``/``enumerate``/``filter`` give tuples or lists (Python's
 iterators only over NumPy arrays, which its graph runs in Python), ``x in (...)`` finds a Tensor by identity
-or by shape and values, ``len`` of a number raises, and a dict's ``keys()``/``values()``/``items()`` are
+or by shape and values, ``len`` of a number raises (as ``max``/``min`` of Tensors or of nothing and
+``isinstance`` of a non-type do, in MindSpore's words), and a dict's ``keys()``/``values()``/``items()`` are
 snapshots. ``runtime.call`` looks the builtins up in ``SEQUENCE_BUILTINS``; the transformer emits the other
 calls (``runtime.contains``, ``loop_iterable``, ``has_key``, ``dict_view``).
 """
@@ -105,6 +106,14 @@ def _extreme(function, args, kwargs):
     return function(*args, **kwargs)
 
 
+def _isinstance(value, kinds):
+    """``isinstance`` in converted code: a second argument that is no type raises MindSpore's TypeError."""
+    try:
+        return isinstance(value, kinds)
+    except TypeError:
+        raise TypeError("isinstance() arg 2 must be a type or tuple of types.") from None
+
+
 def _over_arrays(sequences):
     return any(isinstance(sequence, np.ndarray) for sequence in sequences)
 
@@ -112,6 +121,7 @@ def _over_arrays(sequences):
 # MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
 # map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
 # Over a NumPy array its graph runs them in Python instead and returns Python's map/zip iterator.
+# len, max, min and isinstance: Python's result, MindSpore's errors.
 SEQUENCE_BUILTINS = {
     map: lambda function, first, *rest: map(function, first, *rest) if _over_arrays((first,) + rest) else
     _sequence_of(first, map(function, first, *rest)),
@@ -122,6 +132,7 @@ SEQUENCE_BUILTINS = {
     len: lambda value: _length(value),
     max: lambda *args, **kwargs: _extreme(max, args, kwargs),
     min: lambda *args, **kwargs: _extreme(min, args, kwargs),
+    isinstance: _isinstance,
 }
 
 

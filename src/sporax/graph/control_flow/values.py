@@ -299,3 +299,20 @@ def _numbers_as_tensors(value):
     if isinstance(value, dict):
         return {key: _numbers_as_tensors(item) for key, item in value.items()}
     return value
+
+
+def unassigned(outputs, names, line, lines, known):
+    """The values after the branch a known condition took: a local it leaves unassigned that the other branch
+    assigns is MindSpore's UnboundLocalError when read (its parser builds both branches). ``lines``: per name, the
+    lines of its last assignment in each branch (``transformer._branch_lines``), or None."""
+    if not lines:
+        return outputs
+    taken, other = ("true", "false") if known else ("false", "true")
+    outputs = list(outputs)
+    for index, (name, pair) in enumerate(zip(names, lines)):
+        value = outputs[index]
+        if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and pair and pair[known] > line:
+            outputs[index] = Undefined(name, f"The local variable '{name}' is not defined in {taken} branch, but "
+                                             f"defined in {other} branch. Assign it in both branches of the 'if' at "
+                                             f"line {line}, or before it, to use it afterwards.")
+    return tuple(outputs)

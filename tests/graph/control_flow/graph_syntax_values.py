@@ -315,3 +315,56 @@ class ForOverNone(nn.Cell):
 class IsinstanceNotType(nn.Cell):
     def construct(self, x):
         return isinstance(x, (int, 3))
+
+
+class NoneOrTensorTaken(nn.Cell):
+    def construct(self, x):
+        y = None
+        if x.sum() > 0:
+            y = x * 2
+        return y
+
+
+class NoneOrTensorNotTaken(nn.Cell):
+    def construct(self, x):
+        mask = None
+        if x.sum() < 0:
+            mask = x * 2
+        if mask is not None:
+            x = x + mask
+        return mask, x
+
+
+class OwnError(Exception):
+    pass
+class RaiseOwnException(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] > 5:  # not taken: the graph parser refuses the class all the same
+            raise OwnError("own")
+        return x
+
+
+class FstringSpec(nn.Cell):
+    def construct(self, x):
+        n = x.shape[1]
+        return f"{n:>4}|{'ab'!r}|{2.5:.3f}"
+
+
+class IntOfTensorMany(nn.Cell):
+    def construct(self, x):
+        return int(x)
+
+
+class FloatOfTensorMany(nn.Cell):
+    def construct(self, x):
+        return float(x)
+
+
+class BoolOfTensorMany(nn.Cell):
+    def construct(self, x):
+        return bool(x)
+
+
+class StringIndexOutOfRange(nn.Cell):
+    def construct(self, x):
+        return "abcd"[4]

@@ -118,6 +118,26 @@ RECORDED = [
     (values.ForOverInt, 'ALL', 'raise', 'TypeError', "'int64' object is not iterable"),
     (values.ForOverNone, 'ALL', 'raise', 'TypeError', "'none' object is not iterable"),
     (values.IsinstanceNotType, 'ALL', 'raise', 'TypeError', 'isinstance() arg 2 must be a type or tuple of types.'),
+    (values.RaiseOwnException, 'ALL', 'raise', 'RuntimeError',
+     'Unsupported exception type: OwnError. Raise only support some Python standard exception types: '
+     'AssertionError, AttributeError, BaseException, EnvironmentError, Exception, IOError, IndentationError, '
+     'IndexError, KeyError, KeyboardInterrupt, MemoryError, NameError, NotImplementedError, OSError, OverflowError, '
+     'RuntimeError, RuntimeWarning, StopIteration, TypeError, UnboundLocalError, ValueError, ZeroDivisionError.'),
+    (values.FstringSpec, 'ALL', 'ok', 'str', '3|ab|2.5'),  # the graph drops format specs and conversions
+    (values.IntOfTensorMany, 'ALL', 'raise', 'ValueError',
+     "'Can not convert Tensor with more than one element to Scalar, while the data's shape is : (2, 3)'"),
+    (values.FloatOfTensorMany, 'ALL', 'raise', 'ValueError',
+     "'Can not convert Tensor with more than one element to Scalar, while the data's shape is: (2, 3)'"),
+    (values.BoolOfTensorMany, 'ALL', 'raise',
+     'ValueError', "'The truth value of an array with more than one element is ambiguous.'"),
+    (values.StringIndexOutOfRange, 'ALL', 'raise',
+     'RuntimeError', 'String index out of range, expect:[-4, 3], but got 4.'),
+    # None or a Tensor by a tensor condition: below STRICT the graph keeps the one the condition picks
+    (values.NoneOrTensorTaken, 'STRICT', 'raise',
+     'TypeError', 'Cannot join the return values of different branches, perhaps you need to make them equal.'),
+    (values.NoneOrTensorTaken, 'COMPATIBLE+LAX', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
+    (values.NoneOrTensorNotTaken, 'LAX', 'ok',
+     'tuple', [{'type': 'NoneType', 'value': None}, {'type': 'Tensor', 'value': [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]}]),
     (values.TupleSetitem, 'ALL', 'raise', 'TypeError', "'tuple' object does not support item assignment"),
     (values.StringTensorAdd, 'STRICT+COMPATIBLE', 'raise', 'ValueError', "When handling script '__input_key_0__ +"),
     (values.StringTensorAdd, 'LAX', 'raise', 'TypeError', ''),
@@ -152,6 +172,10 @@ DIFFERENCES = [
     # MindSpore: TypeError 'Expected a Python list.'; sporax: Python's AttributeError (no setter)
     # MindSpore: TypeError: Expected a Python list.
     (values.ShapeAssign, 'ALL', 'raise', 'AttributeError', "property 'shape' of 'Tensor' object has no setter"),
+    # MindSpore's COMPATIBLE level refuses 'x + mask' on the None-or-Tensor its LAX level runs; sporax runs it
+    # MindSpore: ValueError: When handling script '__input_key_0__ + __input_key_1__ in graph mode', the inputs
+    (values.NoneOrTensorNotTaken, 'COMPATIBLE', 'ok',
+     'tuple', [{'type': 'NoneType', 'value': None}, {'type': 'Tensor', 'value': [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]}]),
 ]
 
 

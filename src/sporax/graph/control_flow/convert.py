@@ -235,10 +235,19 @@ def _fold_annotated_conditions(node, filename):
                 statement.test = ast.copy_location(ast.Constant(value=match.group(1) == "True"), statement.test)
 
 
-def _calls_extremes(node):
-    """Whether the function calls ``max`` or ``min`` (their graph errors: ``sequences.SEQUENCE_BUILTINS``)."""
-    return any(isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("max", "min")
-               for call in ast.walk(node))
+def _graph_worded(node):
+    """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph errors:
+    ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the graph drops:
+    ``formatted_strings``)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
+            return True
+        if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None):
+            return True
+    return False
+
+
+_GRAPH_WORDED = frozenset(["max", "min", "isinstance", "int", "float", "bool"])
 
 
 def _convert(plain):
@@ -265,7 +274,7 @@ def _convert(plain):
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
     if (not contains_control_flow(node) and not read_globals and not declared and not members and not missing
-            and not _calls_extremes(node)
+            and not _graph_worded(node)
             and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
         return _UNCONVERTED
     problem = unsupported(node)

@@ -75,15 +75,18 @@ def _dict_text(mapping):
 
 def subscript(container, index):
     """``container[index]`` in compiled code: a dict lookup raises MindSpore's errors for a missing or traced key,
-    a list or tuple index out of range MindSpore's IndexError."""
+    a list or tuple index out of range MindSpore's IndexError, a string's its RuntimeError."""
     if not isinstance(container, dict):
         try:
             return container[index]
         except IndexError:
-            evaluator = _SEQUENCE_GETITEM.get(type(container))
-            if evaluator is None or type(index) is not int:
+            if type(index) is not int or type(container) not in (list, tuple, str):
                 raise
             size = len(container)
+            if type(container) is str:
+                raise RuntimeError(f"String index out of range, expect:[{-size}, {size - 1}], but got {index}."
+                                   ) from None
+            evaluator = _SEQUENCE_GETITEM[type(container)]
             raise IndexError(f"{evaluator} evaluator index should be in range[{-size}, {size}), but got {index}."
                              ) from None
     if _traced(index):

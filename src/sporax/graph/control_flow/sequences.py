@@ -2,8 +2,9 @@
 
 Its graph has no iterators: ``map``/``zip``/``range``/``enumerate``/``filter`` give tuples or lists (Python's
 iterators only over NumPy arrays, which its graph runs in Python), ``x in (...)`` finds a Tensor by identity
-or by shape and values, ``len`` of a number raises (as ``max``/``min`` of Tensors or of nothing and
-``isinstance`` of a non-type do, in MindSpore's words), and a dict's ``keys()``/``values()``/``items()`` are
+or by shape and values, ``len`` of a number raises (as ``max``/``min`` of Tensors or of nothing,
+``isinstance`` of a non-type and ``int``/``float``/``bool`` of a Tensor of many elements do, in MindSpore's
+words), and a dict's ``keys()``/``values()``/``items()`` are
 snapshots. ``runtime.call`` looks the builtins up in ``SEQUENCE_BUILTINS``; the transformer emits the other
 calls (``runtime.contains``, ``loop_iterable``, ``has_key``, ``dict_view``).
 """
@@ -106,6 +107,21 @@ def _extreme(function, args, kwargs):
     return function(*args, **kwargs)
 
 
+def _scalar(function, args, kwargs):
+    """``int``/``float``/``bool`` of a Tensor in converted code: MindSpore's graph converts one of shape () or (1,)
+    only, and words the error its own way."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
+        shape = tuple(args[0].shape)
+        if function is bool and args[0].size > 1:
+            raise ValueError("'The truth value of an array with more than one element is ambiguous.' (bool() of a "
+                             "Tensor needs one element; reduce it first, e.g. with .all() or .any().)")
+        if function is not bool and (args[0].size != 1 or len(shape) > 1):
+            raise ValueError(f"'Can not convert Tensor with more than one element to Scalar, while the data's shape "
+                             f"is{' ' if function is int else ''}: ({', '.join(str(dim) for dim in shape)})' "
+                             f"({function.__name__}() takes a Tensor of shape () or (1,).)")
+    return function(*args, **kwargs)
+
+
 def _isinstance(value, kinds):
     """``isinstance`` in converted code: a second argument that is no type raises MindSpore's TypeError."""
     try:
@@ -121,7 +137,7 @@ def _over_arrays(sequences):
 # MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
 # map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
 # Over a NumPy array its graph runs them in Python instead and returns Python's map/zip iterator.
-# len, max, min and isinstance: Python's result, MindSpore's errors.
+# len, max, min, isinstance, int, float and bool: Python's result, MindSpore's errors.
 SEQUENCE_BUILTINS = {
     map: lambda function, first, *rest: map(function, first, *rest) if _over_arrays((first,) + rest) else
     _sequence_of(first, map(function, first, *rest)),
@@ -133,6 +149,9 @@ SEQUENCE_BUILTINS = {
     max: lambda *args, **kwargs: _extreme(max, args, kwargs),
     min: lambda *args, **kwargs: _extreme(min, args, kwargs),
     isinstance: _isinstance,
+    int: lambda *args, **kwargs: _scalar(int, args, kwargs),
+    float: lambda *args, **kwargs: _scalar(float, args, kwargs),
+    bool: lambda *args, **kwargs: _scalar(bool, args, kwargs),
 }
 
 

@@ -90,9 +90,9 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
 # Builtins converted code routes through runtime.call: MindSpore's static graph materialises these
 # as sequences (sequences.SEQUENCE_BUILTINS) and converts one-element arrays to numbers; it interprets id and
-# callable, constants only below LAX (interpreted_calls); len, max, min and isinstance raise its errors.
+# callable, constants only below LAX (interpreted_calls); len, max, min, isinstance, int, float, bool raise its errors.
 _ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len", "id",
-                              "callable", "max", "min", "isinstance"])
+                              "callable", "max", "min", "isinstance", "bool"])
 
 
 def _effects(statements, names):

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import context
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.dtype import from_numpy_dtype
 from sporax.core.tensor import Tensor
@@ -227,6 +228,11 @@ def merge(first, second, name, construct, line, where=None):
             # sequences of other lengths, dicts of other keys: MindSpore builds them at run time (JIT fallback)
             raise ControlFlowFallback(f"The {construct} at line {line} gives '{name}' containers of different "
                                       "structure in its branches; only Python can hold either.")
+        if (first is None or second is None) and isinstance(first if second is None else second, Tensor) \
+                and not context.jit_syntax_strict():
+            # None or a Tensor: MindSpore's graph (below STRICT) keeps the one its condition picks at run time
+            raise ControlFlowFallback(f"The {construct} at line {line} gives '{name}' None in one branch and a "
+                                      "Tensor in the other; only Python can hold either.")
         raise join_failure(f"in the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
                            f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
                            "have the same type and structure in both branches.", _sources(where, name))

@@ -368,3 +368,29 @@ class BoolOfTensorMany(nn.Cell):
 class StringIndexOutOfRange(nn.Cell):
     def construct(self, x):
         return "abcd"[4]
+
+
+class RangeFloat(nn.Cell):
+    def construct(self, x):
+        return x + len(range(2.5))
+
+
+class RangeZeroStep(nn.Cell):
+    def construct(self, x):
+        return x + len(range(0, 5, 0))
+
+
+class EnumerateNumber(nn.Cell):
+    def construct(self, x):
+        return x + len(enumerate(5))
+
+
+class ListIndexFloat(nn.Cell):
+    def construct(self, x):
+        index = 1.0
+        return x + [1, 2][index]
+
+
+class DictListKey(nn.Cell):
+    def construct(self, x):
+        return {[1]: x}

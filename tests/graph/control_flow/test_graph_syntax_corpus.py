@@ -132,6 +132,15 @@ RECORDED = [
      'ValueError', "'The truth value of an array with more than one element is ambiguous.'"),
     (values.StringIndexOutOfRange, 'ALL', 'raise',
      'RuntimeError', 'String index out of range, expect:[-4, 3], but got 4.'),
+    (values.RangeFloat, 'ALL', 'raise', 'TypeError', "For 'make_range', the 0th input should be a int scalar but got "
+     "AbstractScalar(Type: Float32, Value: 2.5, Shape: NoShape)"),
+    (values.RangeZeroStep, 'ALL', 'raise', 'RuntimeError', "For 'range', the argument 'step' could not be 0."),
+    (values.EnumerateNumber, 'ALL', 'raise', 'TypeError',
+     "'For 'enumerate', the 'first input' should be tuple or list or tensor, but got <class 'int'>.'"),
+    (values.ListIndexFloat, 'ALL', 'raise', 'IndexError', 'list_getitem evaluator index should be an int64 number, '
+     'but got AbstractScalar(Type: Float32, Value: 1, Shape: NoShape)'),
+    (values.DictListKey, 'ALL', 'raise', 'RuntimeError',
+     'make_dict evaluator key only supports string, number, type, none, constant tensor and tuple, but got [1]'),
     # None or a Tensor by a tensor condition: below STRICT the graph keeps the one the condition picks
     (values.NoneOrTensorTaken, 'STRICT', 'raise',
      'TypeError', 'Cannot join the return values of different branches, perhaps you need to make them equal.'),

@@ -79,6 +79,11 @@ def subscript(container, index):
     if not isinstance(container, dict):
         try:
             return container[index]
+        except TypeError:
+            if type(container) is not list or type(index) is not float:
+                raise
+            raise IndexError(f"list_getitem evaluator index should be an int64 number, but got AbstractScalar(Type: "
+                             f"Float32, Value: {index:g}, Shape: NoShape)") from None
         except IndexError:
             if type(index) is not int or type(container) not in (list, tuple, str):
                 raise
@@ -100,9 +105,12 @@ def subscript(container, index):
 
 
 def dict_key(key):
-    """A computed key of a dict display in compiled code: a traced one raises MindSpore's RuntimeError."""
+    """A computed key of a dict display in compiled code: a traced one, a list or a dict raises MindSpore's
+    RuntimeError."""
     if _traced(key):
         raise RuntimeError(f"{_BUILD_KEY} ({_FIX}).")
+    if isinstance(key, (list, dict)):
+        raise RuntimeError(f"{_BUILD_KEY.rsplit(' ', 1)[0]} {_text(key)} ({_FIX}).")
     return key
 
 

@@ -27,8 +27,8 @@ from sporax.graph.control_flow.module_globals import augmented_global, declared_
 from sporax.graph.control_flow.raise_statement import assert_message, raised  # noqa: F401 - converted code
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401
                                                scalar_sum)
-from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, dict_view, has_key,  # noqa: F401
-                                                 loop_iterable)  # - converted code calls them here
+from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, checked_range, contains, dict_view,  # noqa: F401
+                                                 has_key, loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined, unassigned,  # noqa: F401
                                               join_failure, stands_for_number)
@@ -254,7 +254,7 @@ def range_(*args):
     """``range(...)``: Python's range when its bounds are known while tracing."""
     if not 1 <= len(args) <= 3:
         raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-    bounds = [_index(arg) for arg in args]
+    bounds = [_index(arg) for arg in checked_range(*args)]
     if all(isinstance(bound, int) for bound in bounds):
         return range(*bounds)
     start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds + [1])[:3]

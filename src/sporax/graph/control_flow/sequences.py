@@ -27,6 +27,24 @@ def _enumerate_start(start):
     return start
 
 
+def _enumerable(sequence):
+    if sequence is None or isinstance(sequence, (int, float)):
+        raise TypeError(f"'For 'enumerate', the 'first input' should be tuple or list or tensor, but got "
+                        f"{type(sequence)}.'")
+    return sequence
+
+
+def checked_range(*bounds):
+    """``range``'s Python-number bounds, with MindSpore's errors for a float bound and a zero step."""
+    for position, bound in enumerate(bounds):
+        if isinstance(bound, float):
+            raise TypeError(f"For 'make_range', the {position}th input should be a int scalar but got "
+                            f"AbstractScalar(Type: Float32, Value: {bound:g}, Shape: NoShape)")
+    if len(bounds) == 3 and isinstance(bounds[2], int) and bounds[2] == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    return bounds
+
+
 def _same_item(item, element):
     """Whether a sequence item matches ``element`` for ``in``: Tensors (or arrays) of one shape with all values
     equal, a number and a one-element Tensor item by value, anything else by Python's ``==``; a Tensor element
@@ -79,7 +97,7 @@ def loop_iterable(function, *args, **kwargs):
     'start' check of MindSpore's graph (``function`` is what the name ``enumerate`` holds there)."""
     if function is enumerate:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
-        return enumerate(args[0], _enumerate_start(start), **kwargs)
+        return enumerate(_enumerable(args[0]), _enumerate_start(start), **kwargs)
     return function(*args, **kwargs)
 
 
@@ -142,8 +160,8 @@ SEQUENCE_BUILTINS = {
     map: lambda function, first, *rest: map(function, first, *rest) if _over_arrays((first,) + rest) else
     _sequence_of(first, map(function, first, *rest)),
     zip: lambda *sequences: zip(*sequences) if _over_arrays(sequences) else tuple(zip(*sequences)),
-    range: lambda *bounds: tuple(range(*bounds)),
-    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, _enumerate_start(start))),
+    range: lambda *bounds: tuple(range(*checked_range(*bounds))),
+    enumerate: lambda sequence, start=0: tuple(enumerate(_enumerable(sequence), _enumerate_start(start))),
     filter: lambda function, sequence: list(filter(function, sequence)),
     len: lambda value: _length(value),
     max: lambda *args, **kwargs: _extreme(max, args, kwargs),

@@ -394,3 +394,25 @@ class ListIndexFloat(nn.Cell):
 class DictListKey(nn.Cell):
     def construct(self, x):
         return {[1]: x}
+
+
+class ForBodyLocalAfter(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            y = x * i
+        return y
+
+
+class ForTargetAfter(nn.Cell):
+    def construct(self, x):
+        for a, b in ((1, 2), (3, 4)):
+            x = x + a
+        return x + b
+
+
+class ForTargetDefinedBefore(nn.Cell):
+    def construct(self, x):
+        i = 0
+        for i in range(3):
+            x = x + 1
+        return x + i

@@ -141,6 +141,12 @@ RECORDED = [
      'but got AbstractScalar(Type: Float32, Value: 1, Shape: NoShape)'),
     (values.DictListKey, 'ALL', 'raise', 'RuntimeError',
      'make_dict evaluator key only supports string, number, type, none, constant tensor and tuple, but got [1]'),
+    # a variable a 'for' body defines first (its target too) cannot be read after the loop
+    (values.ForBodyLocalAfter, 'ALL', 'raise', 'UnboundLocalError', "The local variable 'y' defined in the 'for' "
+     "loop body cannot be used outside of the loop body. Please define variable 'y' before 'for'"),
+    (values.ForTargetAfter, 'ALL', 'raise', 'UnboundLocalError', "The local variable 'b' defined in the 'for' "
+     "loop body cannot be used outside of the loop body. Please define variable 'b' before 'for'"),
+    (values.ForTargetDefinedBefore, 'ALL', 'ok', 'Tensor', [[6.0, 6.0, 6.0], [6.0, 6.0, 6.0]]),
     # None or a Tensor by a tensor condition: below STRICT the graph keeps the one the condition picks
     (values.NoneOrTensorTaken, 'STRICT', 'raise',
      'TypeError', 'Cannot join the return values of different branches, perhaps you need to make them equal.'),

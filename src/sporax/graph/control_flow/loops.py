@@ -25,6 +25,7 @@ from sporax.core import jax_private
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
+from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.bound import trip_bound
 from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, kept_in_place, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
@@ -271,3 +272,13 @@ def iterable(value):
             if isinstance(value, python_type):
                 raise TypeError(f"'{graph_name}' object is not iterable")
     return value
+
+
+def loop_locals(kind, names, before, values, line):
+    """The variables after a loop (``kind``: "'while'" or "'for'"): one its body defines first stays undefined
+    after it, as MindSpore 2.10's graph compiler holds it."""
+    return tuple(Undefined(name, f"The local variable '{name}' defined in the {kind} loop body cannot be used "
+                                 f"outside of the loop body. Please define variable '{name}' before {kind} (line "
+                                 f"{line}).")
+                 if type(start) is Undefined and not name.startswith(HELPER_PREFIX) else value
+                 for name, start, value in zip(names, before, values))

@@ -19,7 +19,6 @@ import numpy as np
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import call_arguments, interpreted_calls, loops, switch, tracing
-from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
 from sporax.graph.control_flow.formatted_strings import formatted  # noqa: F401 - converted code calls it here
@@ -278,11 +277,7 @@ def while_stmt(test, body, values, names, line, effect=None):
         if not known:
             break
         values = tuple(body(*values))
-    return tuple(Undefined(name, f"The local variable '{name}' defined in the 'while' loop body cannot be used "
-                                 f"outside of the loop body. Please define variable '{name}' before 'while' (line "
-                                 f"{line}).")
-                 if type(start) is Undefined and not name.startswith(HELPER_PREFIX) else value
-                 for name, start, value in zip(names, before, values))
+    return loops.loop_locals("'while'", names, before, values, line)
 
 
 def _guarded(extra_test, body, item, values, names, line):
@@ -293,8 +288,13 @@ def _guarded(extra_test, body, item, values, names, line):
 
 
 def for_stmt(iterable, extra_test, body, values, names, line, effect=None):
-    """``for target in iterable: body``; ``extra_test`` (or None) is False once a break/return ran."""
-    values = tuple(values)
+    """``for target in iterable: body``; ``extra_test`` (or None) is False once a break/return ran. A variable the
+    body defines (the target too) stays undefined after the loop, as MindSpore 2.10's graph compiler holds it."""
+    after = _for(iterable, extra_test, body, tuple(values), names, line, effect)
+    return loops.loop_locals("'for'", names, tuple(values), after, line)
+
+
+def _for(iterable, extra_test, body, values, names, line, effect):
     if isinstance(iterable, TracedRange):
         return _traced_range(iterable, extra_test, body, values, names, line, _effect(effect))
     array = _array_of(iterable)

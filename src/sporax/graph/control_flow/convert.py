@@ -236,9 +236,9 @@ def _fold_annotated_conditions(node, filename):
 
 
 def _graph_worded(node):
-    """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph errors:
-    ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the graph drops:
-    ``formatted_strings``)."""
+    """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
+    errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
+    graph drops: ``formatted_strings``)."""
     for child in ast.walk(node):
         if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
             return True

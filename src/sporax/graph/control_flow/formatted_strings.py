@@ -3,10 +3,12 @@
 MindSpore's graph runs such an f-string in Python when the program runs (its JIT Fallback), so
 ``print(f"loss: {loss}")`` writes ``loss: 5.0``, each tensor as NumPy writes its value. Its graph ignores
 every format spec and conversion (``f"{n:>6}|{s!r}"`` is ``5|ab``), known values too. ``formatted``
-returns the plain string when every value is known; otherwise a ``FormattedText`` (the string with the tensor's placeholder) that ``graph_print`` writes at run time.
+returns the plain string when every value is known; otherwise a ``FormattedText`` (the string with the
+tensor's placeholder) that ``graph_print`` writes at run time.
 """
 from sporax.core.tensor import Tensor, concrete
 from sporax.state.fallback import FormattedText
+
 
 def _traced(value):
     """A Tensor whose value exists only when the compiled program runs."""

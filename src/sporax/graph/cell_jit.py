@@ -13,6 +13,7 @@ from sporax.autodiff.grad import GradFunction
 from sporax.core import context, seeded_streams
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.graph.control_flow.call_arguments import entry_error
 from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
@@ -166,8 +167,14 @@ def _call_at_level(cell, args, kwargs, defer):
         if fused:
             return result
         defer = result
-    program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
-                                      first_compile=lambda arrays: before_first_compile(cell, arrays))
+    try:
+        program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
+                                          first_compile=lambda arrays: before_first_compile(cell, arrays))
+    except TypeError:
+        error = entry_error(cell.construct, args, kwargs, cell=True)  # arguments that do not bind: MindSpore's words
+        if error is None:
+            raise
+        raise error from None
     if program.reseeds and program.has_run and not program.eager and _compiled_each_call(args, kwargs):
         # MindSpore compiles a Cell anew at every call given a list or a function: its seeded random ops
         # take new seed pairs each call (fresh streams, as in PyNative), not a stream running on.

@@ -26,6 +26,7 @@ from sporax.core import context
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.graph.control_flow.call_arguments import entry_error
 from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.helper_changes import eager_outside, helper_changes, replay
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
@@ -101,7 +102,13 @@ class JitFunction:
         if args and getattr(self.function, "__name__", None) == "construct" and is_cell(args[0]) \
                 and args[0].__dict__.get("_inputs") is not None:
             check_set_inputs(args[0].__dict__["_inputs"], args[1:])  # a jitted construct keeps set_inputs too
-        program, arrays = self.cache.lookup(args, kwargs, self._build)
+        try:
+            program, arrays = self.cache.lookup(args, kwargs, self._build)
+        except TypeError:
+            error = entry_error(self.function, args, kwargs)  # arguments that do not bind: MindSpore's words
+            if error is None:
+                raise
+            raise error from None
         if program.eager:
             # Converted, as a Cell's eager fallback runs its converted construct: the graph
             # semantics (builtins as sequences, globals read before assignment) hold either way.

@@ -247,3 +247,172 @@ class BoxJitFnListReturnClass:
 @ms.jit
 def JitFnListReturnClass(x):
     return BoxJitFnListReturnClass()
+
+
+class UnboundConstantIf(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] < 5:
+            pass
+        else:
+            y = 2
+        return x + y
+
+
+class UnboundConstantIfUnused(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] < 5:
+            y = 2
+        return x
+
+
+class AssertConstantText(nn.Cell):
+    def construct(self, x):
+        assert x.shape[0] > 5, f"{x.shape[0]} rows"
+        return x
+
+
+class AssertConstantNumber(nn.Cell):
+    def construct(self, x):
+        assert x.shape[0] > 5, 7
+        return x
+
+
+class MaxOfTensors(nn.Cell):
+    def construct(self, x):
+        return max(x, x + 1)
+
+
+class MinOfEmpty(nn.Cell):
+    def construct(self, x):
+        return x + min([])
+
+
+@ms.jit
+def JitFnUndefinedName(x):
+    return x * undefined_jit_thing
+
+
+class TupleIndexNegative(nn.Cell):
+    def construct(self, x):
+        t = (1, 2, 3)
+        return x + t[-4]
+
+
+class ForOverInt(nn.Cell):
+    def construct(self, x):
+        for i in 5:
+            x = x + i
+        return x
+
+
+class ForOverNone(nn.Cell):
+    def construct(self, x):
+        for i in None:
+            x = x + i
+        return x
+
+
+class IsinstanceNotType(nn.Cell):
+    def construct(self, x):
+        return isinstance(x, (int, 3))
+
+
+class NoneOrTensorTaken(nn.Cell):
+    def construct(self, x):
+        y = None
+        if x.sum() > 0:
+            y = x * 2
+        return y
+
+
+class NoneOrTensorNotTaken(nn.Cell):
+    def construct(self, x):
+        mask = None
+        if x.sum() < 0:
+            mask = x * 2
+        if mask is not None:
+            x = x + mask
+        return mask, x
+
+
+class OwnError(Exception):
+    pass
+class RaiseOwnException(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] > 5:  # not taken: the graph parser refuses the class all the same
+            raise OwnError("own")
+        return x
+
+
+class FstringSpec(nn.Cell):
+    def construct(self, x):
+        n = x.shape[1]
+        return f"{n:>4}|{'ab'!r}|{2.5:.3f}"
+
+
+class IntOfTensorMany(nn.Cell):
+    def construct(self, x):
+        return int(x)
+
+
+class FloatOfTensorMany(nn.Cell):
+    def construct(self, x):
+        return float(x)
+
+
+class BoolOfTensorMany(nn.Cell):
+    def construct(self, x):
+        return bool(x)
+
+
+class StringIndexOutOfRange(nn.Cell):
+    def construct(self, x):
+        return "abcd"[4]
+
+
+class RangeFloat(nn.Cell):
+    def construct(self, x):
+        return x + len(range(2.5))
+
+
+class RangeZeroStep(nn.Cell):
+    def construct(self, x):
+        return x + len(range(0, 5, 0))
+
+
+class EnumerateNumber(nn.Cell):
+    def construct(self, x):
+        return x + len(enumerate(5))
+
+
+class ListIndexFloat(nn.Cell):
+    def construct(self, x):
+        index = 1.0
+        return x + [1, 2][index]
+
+
+class DictListKey(nn.Cell):
+    def construct(self, x):
+        return {[1]: x}
+
+
+class ForBodyLocalAfter(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            y = x * i
+        return y
+
+
+class ForTargetAfter(nn.Cell):
+    def construct(self, x):
+        for a, b in ((1, 2), (3, 4)):
+            x = x + a
+        return x + b
+
+
+class ForTargetDefinedBefore(nn.Cell):
+    def construct(self, x):
+        i = 0
+        for i in range(3):
+            x = x + 1
+        return x + i

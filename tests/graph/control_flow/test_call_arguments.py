@@ -144,3 +144,61 @@ def test_an_error_inside_a_fitting_call_is_left_as_it_is(graph_mode):
     with pytest.raises(TypeError, match="positional argument"):
         Inner()(X)
     np.testing.assert_allclose(Fitting()(X).asnumpy(), np.full((2, 3), 6.0, np.float32))
+
+
+@ms.jit
+def two_inputs(x, y):
+    return x + y
+
+
+@ms.jit
+def with_defaults(x, y=1, *, z=2):
+    return x + y + z
+
+
+@ms.jit
+def keyword_only_input(x, *, z):
+    return x * z
+
+
+class TwoInputs(nn.Cell):
+    def construct(self, x, y):
+        return x + y
+
+
+class DefaultInput(nn.Cell):
+    def construct(self, x, y=1):
+        return x + y
+
+
+# A jitted function or a GRAPH_MODE Cell called with arguments that do not bind: MindSpore 2.10's errors.
+_CELL_FEWER = ("For 'Cell', the function construct requires 2 positional argument, but got 1. When using set_inputs, "
+               "please make sure that all networks and loss functions are configured with set_inputs.")
+ENTRY_ERRORS = [
+    (two_inputs, (X,), {}, TypeError, "Function two_inputs needs 2 positional argument, but got 1."),
+    (two_inputs, (X, X, X), {}, TypeError,
+     "Function two_inputs needs 2 positional argument and 0 default argument, total 2, but got 3."),
+    (with_defaults, (), {}, TypeError, "Function with_defaults needs 1 positional argument, but got 0."),
+    (with_defaults, (X, 1, 2), {}, TypeError,
+     "Function with_defaults needs 1 positional argument and 1 default argument, total 2, but got 3."),
+    (two_inputs, (X, X), {"k": 1}, TypeError, "got an unexpected keyword argument 'k'"),
+    (two_inputs, (X,), {"x": X}, TypeError, "multiple values for argument 'x'"),
+    (keyword_only_input, (X,), {}, RuntimeError, "Miss argument input for parameter:z"),
+    (TwoInputs(), (X,), {}, TypeError, _CELL_FEWER),
+    (TwoInputs(), (X, X, X), {}, TypeError,
+     "For 'Cell', the function construct requires 2 positional argument and 0 default argument, total 2, but got 3."),
+    (DefaultInput(), (X, X, X), {}, TypeError,
+     "For 'Cell', the function construct requires 1 positional argument and 1 default argument, total 2, but got 3."),
+]
+
+
+@pytest.mark.parametrize("program,args,kwargs,error,message", ENTRY_ERRORS)
+def test_entry_arguments_that_do_not_bind_raise_mindspores_error(program, args, kwargs, error, message, graph_mode):
+    with pytest.raises(error) as caught:
+        program(*args, **kwargs)
+    assert str(caught.value) == message
+
+
+def test_entry_arguments_that_bind_run(graph_mode):
+    np.testing.assert_allclose(with_defaults(X, z=3).asnumpy(), np.full((2, 3), 5.0, np.float32))
+    np.testing.assert_allclose(DefaultInput()(X).asnumpy(), np.full((2, 3), 2.0, np.float32))

@@ -87,7 +87,18 @@ RECORDED = [
     (values.TensorNoAttr, 'STRICT+COMPATIBLE', 'raise', 'AttributeError', ''),
     (values.TensorNoAttr, 'LAX', 'raise', 'AttributeError', "'Tensor' object has no attribute 'no_such_method'"),
     (values.SelfNoAttr, 'ALL', 'raise', 'AttributeError', 'ClassMember:'),
-    (values.UndefinedName, 'ALL', 'raise', 'NameError', ''),
+    (values.UndefinedName, 'ALL', 'raise', 'NameError',
+     "The name 'undefined_thing' is not defined, or not supported in graph mode."),
+    (values.JitFnUndefinedName, 'ALL', 'raise', 'NameError',
+     "The name 'undefined_jit_thing' is not defined, or not supported in graph mode."),
+    (values.UnboundConstantIf, 'ALL', 'raise', 'UnboundLocalError',
+     "The local variable 'y' is not defined in true branch, but defined in false branch."),
+    (values.UnboundConstantIfUnused, 'ALL', 'ok', 'Tensor', [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]),
+    (values.AssertConstantText, 'ALL', 'raise', 'AssertionError', "'2 rows'"),
+    (values.AssertConstantNumber, 'ALL', 'raise', 'AssertionError', '7'),
+    (values.MaxOfTensors, 'ALL', 'raise',
+     'ValueError', "'The truth value of an array with more than one element is ambiguous.'"),
+    (values.MinOfEmpty, 'ALL', 'raise', 'ValueError', "'min() arg is an empty sequence.'"),
     (values.TolistTensor, 'STRICT+COMPATIBLE', 'raise',
      'AttributeError', 'In JIT strict mode, cannot get attributes asnumpy or the'),
     (values.TolistTensor, 'LAX', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
@@ -100,7 +111,48 @@ RECORDED = [
     (values.LambdaDefault, 'ALL', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
     (values.KwargsConstruct, 'ALL', 'ok', 'Tensor', [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]),
     (values.DivZeroConst, 'ALL', 'raise', 'ValueError', 'The divisor could not be zero. But the divisor is zero now.'),
-    (values.IndexOutOfRangeList, 'ALL', 'raise', 'IndexError', ''),
+    (values.IndexOutOfRangeList, 'ALL', 'raise',
+     'IndexError', 'list_getitem evaluator index should be in range[-2, 2), but got 5.'),
+    (values.TupleIndexNegative, 'ALL', 'raise',
+     'IndexError', 'TupleGetItem evaluator index should be in range[-3, 3), but got -4.'),
+    (values.ForOverInt, 'ALL', 'raise', 'TypeError', "'int64' object is not iterable"),
+    (values.ForOverNone, 'ALL', 'raise', 'TypeError', "'none' object is not iterable"),
+    (values.IsinstanceNotType, 'ALL', 'raise', 'TypeError', 'isinstance() arg 2 must be a type or tuple of types.'),
+    (values.RaiseOwnException, 'ALL', 'raise', 'RuntimeError',
+     'Unsupported exception type: OwnError. Raise only support some Python standard exception types: '
+     'AssertionError, AttributeError, BaseException, EnvironmentError, Exception, IOError, IndentationError, '
+     'IndexError, KeyError, KeyboardInterrupt, MemoryError, NameError, NotImplementedError, OSError, OverflowError, '
+     'RuntimeError, RuntimeWarning, StopIteration, TypeError, UnboundLocalError, ValueError, ZeroDivisionError.'),
+    (values.FstringSpec, 'ALL', 'ok', 'str', '3|ab|2.5'),  # the graph drops format specs and conversions
+    (values.IntOfTensorMany, 'ALL', 'raise', 'ValueError',
+     "'Can not convert Tensor with more than one element to Scalar, while the data's shape is : (2, 3)'"),
+    (values.FloatOfTensorMany, 'ALL', 'raise', 'ValueError',
+     "'Can not convert Tensor with more than one element to Scalar, while the data's shape is: (2, 3)'"),
+    (values.BoolOfTensorMany, 'ALL', 'raise',
+     'ValueError', "'The truth value of an array with more than one element is ambiguous.'"),
+    (values.StringIndexOutOfRange, 'ALL', 'raise',
+     'RuntimeError', 'String index out of range, expect:[-4, 3], but got 4.'),
+    (values.RangeFloat, 'ALL', 'raise', 'TypeError', "For 'make_range', the 0th input should be a int scalar but got "
+     "AbstractScalar(Type: Float32, Value: 2.5, Shape: NoShape)"),
+    (values.RangeZeroStep, 'ALL', 'raise', 'RuntimeError', "For 'range', the argument 'step' could not be 0."),
+    (values.EnumerateNumber, 'ALL', 'raise', 'TypeError',
+     "'For 'enumerate', the 'first input' should be tuple or list or tensor, but got <class 'int'>.'"),
+    (values.ListIndexFloat, 'ALL', 'raise', 'IndexError', 'list_getitem evaluator index should be an int64 number, '
+     'but got AbstractScalar(Type: Float32, Value: 1, Shape: NoShape)'),
+    (values.DictListKey, 'ALL', 'raise', 'RuntimeError',
+     'make_dict evaluator key only supports string, number, type, none, constant tensor and tuple, but got [1]'),
+    # a variable a 'for' body defines first (its target too) cannot be read after the loop
+    (values.ForBodyLocalAfter, 'ALL', 'raise', 'UnboundLocalError', "The local variable 'y' defined in the 'for' "
+     "loop body cannot be used outside of the loop body. Please define variable 'y' before 'for'"),
+    (values.ForTargetAfter, 'ALL', 'raise', 'UnboundLocalError', "The local variable 'b' defined in the 'for' "
+     "loop body cannot be used outside of the loop body. Please define variable 'b' before 'for'"),
+    (values.ForTargetDefinedBefore, 'ALL', 'ok', 'Tensor', [[6.0, 6.0, 6.0], [6.0, 6.0, 6.0]]),
+    # None or a Tensor by a tensor condition: below STRICT the graph keeps the one the condition picks
+    (values.NoneOrTensorTaken, 'STRICT', 'raise',
+     'TypeError', 'Cannot join the return values of different branches, perhaps you need to make them equal.'),
+    (values.NoneOrTensorTaken, 'COMPATIBLE+LAX', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
+    (values.NoneOrTensorNotTaken, 'LAX', 'ok',
+     'tuple', [{'type': 'NoneType', 'value': None}, {'type': 'Tensor', 'value': [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]}]),
     (values.TupleSetitem, 'ALL', 'raise', 'TypeError', "'tuple' object does not support item assignment"),
     (values.StringTensorAdd, 'STRICT+COMPATIBLE', 'raise', 'ValueError', "When handling script '__input_key_0__ +"),
     (values.StringTensorAdd, 'LAX', 'raise', 'TypeError', ''),
@@ -135,6 +187,10 @@ DIFFERENCES = [
     # MindSpore: TypeError 'Expected a Python list.'; sporax: Python's AttributeError (no setter)
     # MindSpore: TypeError: Expected a Python list.
     (values.ShapeAssign, 'ALL', 'raise', 'AttributeError', "property 'shape' of 'Tensor' object has no setter"),
+    # MindSpore's COMPATIBLE level refuses 'x + mask' on the None-or-Tensor its LAX level runs; sporax runs it
+    # MindSpore: ValueError: When handling script '__input_key_0__ + __input_key_1__ in graph mode', the inputs
+    (values.NoneOrTensorNotTaken, 'COMPATIBLE', 'ok',
+     'tuple', [{'type': 'NoneType', 'value': None}, {'type': 'Tensor', 'value': [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]}]),
 ]
 
 

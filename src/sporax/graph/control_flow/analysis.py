@@ -99,9 +99,28 @@ _COMPREHENSION_KINDS = {ast.ListComp: "ListComp/GeneratorExp", ast.GeneratorExp:
                        ast.DictComp: "DictComp/GeneratorExp"}
 
 
+# The exception classes a graph's ``raise`` may name (MindSpore 2.10's list, in its order)
+_RAISABLE = ("AssertionError", "AttributeError", "BaseException", "EnvironmentError", "Exception", "IOError",
+             "IndentationError", "IndexError", "KeyError", "KeyboardInterrupt", "MemoryError", "NameError",
+             "NotImplementedError", "OSError", "OverflowError", "RuntimeError", "RuntimeWarning", "StopIteration",
+             "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError")
+
+
+def _raised_name(exception):
+    """The name a ``raise`` gives its exception by (``raise Name(...)``, ``raise Name``, ``raise module.Name``)."""
+    function = exception.func if isinstance(exception, ast.Call) else exception
+    if isinstance(function, ast.Name):
+        return function.id
+    return function.attr if isinstance(function, ast.Attribute) else None
+
+
 def refused(function_node):
     """``(error_class, message)`` for the first construct the graph parser refuses, else None."""
     for node in ast.walk(function_node):
+        if isinstance(node, ast.Raise) and node.exc is not None and _raised_name(node.exc) not in (None, *_RAISABLE):
+            return RuntimeError, (f"Unsupported exception type: {_raised_name(node.exc)}. Raise only support some "
+                                  f"Python standard exception types: {', '.join(_RAISABLE)}. (line {node.lineno}: "
+                                  "raise one of these classes by name.)")
         if isinstance(node, (ast.While, ast.For)) and node.orelse:
             kind = type(node).__name__.lower()
             return RuntimeError, (f"The '{kind}...else...' statement is not supported now (line {node.lineno}: "

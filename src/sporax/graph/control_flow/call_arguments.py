@@ -60,3 +60,40 @@ def _fits(signature, args, kwargs):
     except TypeError:
         return False
     return True
+
+
+def entry_error(function, args, kwargs, cell=False):
+    """The error MindSpore 2.10 raises for calling a jitted ``function`` (``cell``: a GRAPH_MODE Cell's
+    ``construct``) with arguments that do not bind to it; None where they bind or no rule here words it."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return None
+    if _fits(signature, args, kwargs):
+        return None
+    parameters = list(signature.parameters.values())
+    kinds = {parameter.kind for parameter in parameters}
+    positional = [parameter for parameter in parameters if parameter.kind in _POSITIONAL]
+    required = [parameter for parameter in positional if parameter.default is parameter.empty]
+    by_keyword = {parameter.name for parameter in parameters
+                  if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)}
+    for name in kwargs:
+        if name not in by_keyword and inspect.Parameter.VAR_KEYWORD not in kinds:
+            return TypeError(f"got an unexpected keyword argument '{name}'")
+    for parameter in positional[:len(args)]:
+        if parameter.name in kwargs:
+            return TypeError(f"multiple values for argument '{parameter.name}'")
+    head = "For 'Cell', the function construct requires" if cell else f"Function {function.__name__} needs"
+    if len(args) > len(positional) and inspect.Parameter.VAR_POSITIONAL not in kinds:
+        return TypeError(f"{head} {len(required)} positional argument and {len(positional) - len(required)} default "
+                         f"argument, total {len(positional)}, but got {len(args)}.")
+    given = {parameter.name for parameter in positional[:len(args)]} | set(kwargs)
+    if any(parameter.name not in given for parameter in required) and inspect.Parameter.VAR_POSITIONAL not in kinds:
+        hint = (" When using set_inputs, please make sure that all networks and loss functions are configured with "
+                "set_inputs.") if cell else ""
+        return TypeError(f"{head} {len(required)} positional argument, but got {len(args)}.{hint}")
+    for parameter in parameters:
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.default is parameter.empty \
+                and parameter.name not in kwargs:
+            return RuntimeError(f"Miss argument input for parameter:{parameter.name}")
+    return None

@@ -30,7 +30,7 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
-from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared
+from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
                                                   ControlFlowRewriter, JumpLowering, PrivateNames, read_names)
@@ -235,6 +235,21 @@ def _fold_annotated_conditions(node, filename):
                 statement.test = ast.copy_location(ast.Constant(value=match.group(1) == "True"), statement.test)
 
 
+def _graph_worded(node):
+    """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
+    errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
+    graph drops: ``formatted_strings``)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
+            return True
+        if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None):
+            return True
+    return False
+
+
+_GRAPH_WORDED = frozenset(["max", "min", "isinstance", "int", "float", "bool"])
+
+
 def _convert(plain):
     if not isinstance(plain, types.FunctionType) or plain.__code__.co_flags & inspect.CO_GENERATOR:
         return _UNCONVERTED
@@ -254,10 +269,12 @@ def _convert(plain):
                                                             attr="graph_dict", ctx=ast.Load()),
                                         args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
                  for name in _changed_global_dicts(node, plain, params)] + node.body
+    missing = rewrite_missing(node, plain, RUNTIME)  # MindSpore's NameError for a name nothing defines
     _fold_annotated_conditions(node, plain.__code__.co_filename)
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
-    if (not contains_control_flow(node) and not read_globals and not declared and not members
+    if (not contains_control_flow(node) and not read_globals and not declared and not members and not missing
+            and not _graph_worded(node)
             and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
         return _UNCONVERTED
     problem = unsupported(node)

@@ -7,7 +7,9 @@ is known only at run time -- a traced Tensor -- raises RuntimeError, whether it 
 runs plain Python, so none of this applies there.
 
 ``DictKeys`` rewrites a converted function's subscripts (``value[index]``) and computed dict-display keys
-into calls of ``subscript`` and ``dict_key``; anything but a dict goes to Python's own indexing.
+into calls of ``subscript`` and ``dict_key``; anything but a dict goes to Python's own indexing (a list or
+tuple index out of range raises MindSpore's IndexError,
+``list_getitem evaluator index should be in range[-2, 2), but got 5.``).
 
 Example:
     >>> subscript({'a': 1}, 'c')
@@ -26,6 +28,7 @@ from sporax.graph.control_flow.constant import known_value
 _BUILD_KEY = "make_dict evaluator key only supports string, number, type, none, constant tensor and tuple, but got ValueAny"
 _LOOKUP_KEY = ("dict_getitem evaluator key only supports string, number, type, none, constant tensor and tuple, but "
                "got ValueAny")
+_SEQUENCE_GETITEM = {list: "list_getitem", tuple: "TupleGetItem"}
 _FIX = ("a dict key in GRAPH_MODE and ms.jit must be known while compiling: use a string, number or tuple key, or "
         "look the value up with a tensor operation (e.g. ops.gather over a stacked Tensor)")
 
@@ -71,9 +74,26 @@ def _dict_text(mapping):
 
 
 def subscript(container, index):
-    """``container[index]`` in compiled code: a dict lookup raises MindSpore's errors for a missing or traced key."""
+    """``container[index]`` in compiled code: a dict lookup raises MindSpore's errors for a missing or traced key,
+    a list or tuple index out of range MindSpore's IndexError, a string's its RuntimeError."""
     if not isinstance(container, dict):
-        return container[index]
+        try:
+            return container[index]
+        except TypeError:
+            if type(container) is not list or type(index) is not float:
+                raise
+            raise IndexError(f"list_getitem evaluator index should be an int64 number, but got AbstractScalar(Type: "
+                             f"Float32, Value: {index:g}, Shape: NoShape)") from None
+        except IndexError:
+            if type(index) is not int or type(container) not in (list, tuple, str):
+                raise
+            size = len(container)
+            if type(container) is str:
+                raise RuntimeError(f"String index out of range, expect:[{-size}, {size - 1}], but got {index}."
+                                   ) from None
+            evaluator = _SEQUENCE_GETITEM[type(container)]
+            raise IndexError(f"{evaluator} evaluator index should be in range[{-size}, {size}), but got {index}."
+                             ) from None
     if _traced(index):
         raise RuntimeError(f"{_LOOKUP_KEY} ({_FIX}).")
     try:
@@ -85,9 +105,12 @@ def subscript(container, index):
 
 
 def dict_key(key):
-    """A computed key of a dict display in compiled code: a traced one raises MindSpore's RuntimeError."""
+    """A computed key of a dict display in compiled code: a traced one, a list or a dict raises MindSpore's
+    RuntimeError."""
     if _traced(key):
         raise RuntimeError(f"{_BUILD_KEY} ({_FIX}).")
+    if isinstance(key, (list, dict)):
+        raise RuntimeError(f"{_BUILD_KEY.rsplit(' ', 1)[0]} {_text(key)} ({_FIX}).")
     return key
 
 

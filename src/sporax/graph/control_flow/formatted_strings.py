@@ -1,17 +1,16 @@
 """f-strings in converted code: one formatted from a tensor being compiled keeps the tensor.
 
 MindSpore's graph runs such an f-string in Python when the program runs (its JIT Fallback), so
-``print(f"loss: {loss}")`` writes ``loss: 5.0``, each tensor as NumPy writes its value and any format
-spec ignored. ``formatted`` returns the plain string when every value is known; otherwise a
-``FormattedText`` (the string with the tensor's placeholder) that ``graph_print`` writes at run time.
-``"x is {}".format(x)`` on a literal template is the same f-string for MindSpore (``format_template``).
+``print(f"loss: {loss}")`` writes ``loss: 5.0``, each tensor as NumPy writes its value. Its graph ignores
+every format spec and conversion (``f"{n:>6}|{s!r}"`` is ``5|ab``), known values too. ``formatted``
+returns the plain string when every value is known; otherwise a ``FormattedText`` (the string with the
+tensor's placeholder) that ``graph_print`` writes at run time. ``"x is {}".format(x)`` on a literal template
+is the same f-string for MindSpore (``format_template``).
 """
 import string
 
 from sporax.core.tensor import Tensor, concrete
 from sporax.state.fallback import FormattedText
-
-_CONVERSIONS = {ord("s"): str, ord("r"): repr, ord("a"): ascii}
 
 
 def _traced(value):
@@ -27,13 +26,12 @@ def formatted(parts, *values):
             texts.append(part)
             pieces.append(part)
             continue
-        conversion, spec = part
-        value = next(remaining)
+        value = next(remaining)  # part: its (conversion, format spec), which MindSpore's graph drops
         if _traced(value):
             texts.append(str(value))
             pieces.append(value)
             continue
-        text = format(_CONVERSIONS.get(conversion, lambda item: item)(value), spec)
+        text = str(value)
         texts.append(text)
         pieces.append(text)
     text = "".join(texts)

@@ -25,6 +25,7 @@ from sporax.core import jax_private
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
+from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.bound import trip_bound
 from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, kept_in_place, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
@@ -258,3 +259,26 @@ def _while(construct, line, carry, traced, test, states, state_values, written, 
         if bound is not None:
             return reverse.bounded_while(keep_going, step, initial, params, bound)
     return reverse.checkpointed_while(keep_going, step, initial, params, f"the {construct} at line {line}")
+
+
+# the scalar types MindSpore's graph names in "'int64' object is not iterable" (a bool keeps Python's words)
+_SCALAR_TYPE_NAMES = ((int, "int64"), (float, "float32"), (type(None), "none"))
+
+
+def iterable(value):
+    """A ``for`` loop's iterable in converted code: a number or None raises MindSpore's TypeError."""
+    if not isinstance(value, bool):
+        for python_type, graph_name in _SCALAR_TYPE_NAMES:
+            if isinstance(value, python_type):
+                raise TypeError(f"'{graph_name}' object is not iterable")
+    return value
+
+
+def loop_locals(kind, names, before, values, line):
+    """The variables after a loop (``kind``: "'while'" or "'for'"): one its body defines first stays undefined
+    after it, as MindSpore 2.10's graph compiler holds it."""
+    return tuple(Undefined(name, f"The local variable '{name}' defined in the {kind} loop body cannot be used "
+                                 f"outside of the loop body. Please define variable '{name}' before {kind} (line "
+                                 f"{line}).")
+                 if type(start) is Undefined and not name.startswith(HELPER_PREFIX) else value
+                 for name, start, value in zip(names, before, values))

@@ -200,3 +200,54 @@ def augmented_global(value, op, other, namespace, name, declared):
     if declared:
         return None  # MindSpore drops the rebinding of a declared global
     return _OPERATORS[op](value, other)  # lists and tuples too: a new local, the global keeps its items
+
+
+class _Missing(ast.NodeTransformer):
+    """Reads of ``names`` become ``global_name`` calls; a nested function, lambda or class keeps its own."""
+
+    def __init__(self, names, runtime):
+        self.names, self.runtime = names, runtime
+
+    def visit_Name(self, node):
+        if node.id not in self.names or not isinstance(node.ctx, ast.Load):
+            return node
+        return ast.copy_location(_runtime_call(self.runtime, "global_name", [ast.Constant(node.id), _globals_call()]),
+                                 node)
+
+    def _scope(self, node):
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+
+
+def rewrite_missing(function_node, plain, runtime):
+    """Rewrite the reads of names that nothing defines when ``plain`` is converted (no local, parameter,
+    closure variable, module global or builtin) into ``global_name`` calls; returns whether there were any."""
+    bound = set(plain.__code__.co_freevars) | set(plain.__code__.co_varnames) | set(plain.__code__.co_cellvars)
+    for node in ast.walk(function_node):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) or isinstance(node, ast.arg):
+            bound.add(node.id if isinstance(node, ast.Name) else node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    namespace = plain.__globals__
+    builtins = namespace.get("__builtins__", {})
+    builtins = builtins if isinstance(builtins, dict) else vars(builtins)
+    declared = {name for node in ast.walk(function_node) if isinstance(node, ast.Global) for name in node.names}
+    missing = {node.id for node in _scope_nodes(function_node) if isinstance(node, ast.Name)
+               and isinstance(node.ctx, ast.Load) and (node.id not in bound or node.id in declared)
+               and node.id not in namespace and node.id not in builtins and not node.id.startswith("_cf")}
+    if missing:
+        transformer = _Missing(missing, runtime)
+        function_node.body = [transformer.visit(statement) for statement in function_node.body]
+    return bool(missing)
+
+
+def global_name(name, namespace):
+    """A read of ``name`` that was undefined when the function was converted: the module global defined since,
+    else MindSpore 2.10's NameError."""
+    if name in namespace:
+        return namespace[name]
+    raise NameError(f"The name '{name}' is not defined, or not supported in graph mode. Define '{name}' at module "
+                    "level or pass it as an argument.")

@@ -19,18 +19,17 @@ import numpy as np
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import call_arguments, interpreted_calls, loops, switch, tracing
-from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
 from sporax.graph.control_flow.formatted_strings import formatted  # noqa: F401 - converted code calls it here
-from sporax.graph.control_flow.module_globals import augmented_global, declared_global  # noqa: F401
-from sporax.graph.control_flow.raise_statement import raised  # noqa: F401 - converted code calls it here
+from sporax.graph.control_flow.module_globals import augmented_global, declared_global, global_name  # noqa: F401
+from sporax.graph.control_flow.raise_statement import assert_message, raised  # noqa: F401 - converted code
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401
                                                scalar_sum)
-from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, dict_view, has_key,  # noqa: F401
-                                                 loop_iterable)  # - converted code calls them here
+from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, checked_range, contains, dict_view,  # noqa: F401
+                                                 has_key, loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
-from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
+from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined, unassigned,  # noqa: F401
                                               join_failure, stands_for_number)
 from sporax.graph.control_flow.with_contexts import with_class, with_context  # noqa: F401 - converted code
 from sporax.state.arguments import MutableScalar
@@ -91,7 +90,7 @@ def if_stmt(test, true_function, false_function, values, names, line, effect=Non
     the lines of its value in each branch (for a join error's message)."""
     known, traced = predicate(test, "'if'", line)
     if traced is None:
-        return true_function(*values) if known else false_function(*values)
+        return unassigned(true_function(*values) if known else false_function(*values), names, line, lines, known)
     effect = _effect(effect)
     if effect:
         raise tracing.ControlFlowFallback(f"The 'if' at line {line} depends on a tensor value but has a Python "
@@ -254,7 +253,7 @@ def range_(*args):
     """``range(...)``: Python's range when its bounds are known while tracing."""
     if not 1 <= len(args) <= 3:
         raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
-    bounds = [_index(arg) for arg in args]
+    bounds = [_index(arg) for arg in checked_range(*args)]
     if all(isinstance(bound, int) for bound in bounds):
         return range(*bounds)
     start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds + [1])[:3]
@@ -278,11 +277,7 @@ def while_stmt(test, body, values, names, line, effect=None):
         if not known:
             break
         values = tuple(body(*values))
-    return tuple(Undefined(name, f"The local variable '{name}' defined in the 'while' loop body cannot be used "
-                                 f"outside of the loop body. Please define variable '{name}' before 'while' (line "
-                                 f"{line}).")
-                 if type(start) is Undefined and not name.startswith(HELPER_PREFIX) else value
-                 for name, start, value in zip(names, before, values))
+    return loops.loop_locals("'while'", names, before, values, line)
 
 
 def _guarded(extra_test, body, item, values, names, line):
@@ -293,8 +288,13 @@ def _guarded(extra_test, body, item, values, names, line):
 
 
 def for_stmt(iterable, extra_test, body, values, names, line, effect=None):
-    """``for target in iterable: body``; ``extra_test`` (or None) is False once a break/return ran."""
-    values = tuple(values)
+    """``for target in iterable: body``; ``extra_test`` (or None) is False once a break/return ran. A variable the
+    body defines (the target too) stays undefined after the loop, as MindSpore 2.10's graph compiler holds it."""
+    after = _for(iterable, extra_test, body, tuple(values), names, line, effect)
+    return loops.loop_locals("'for'", names, tuple(values), after, line)
+
+
+def _for(iterable, extra_test, body, values, names, line, effect):
     if isinstance(iterable, TracedRange):
         return _traced_range(iterable, extra_test, body, values, names, line, _effect(effect))
     array = _array_of(iterable)
@@ -302,7 +302,7 @@ def for_stmt(iterable, extra_test, body, values, names, line, effect=None):
         return loops.run_loop("'for'", line, values, names,
                               lambda current, row: _guarded(extra_test, body, row, current, names, line),
                               rows=array)
-    for item in iterable:
+    for item in loops.iterable(iterable):
         if extra_test is not None:
             known, _ = predicate(extra_test(*values), "'for'", line)
             if known is False:

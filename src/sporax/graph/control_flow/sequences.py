@@ -2,7 +2,9 @@
 
 Its graph has no iterators: ``map``/``zip``/``range``/``enumerate``/``filter`` give tuples or lists (Python's
 iterators only over NumPy arrays, which its graph runs in Python), ``x in (...)`` finds a Tensor by identity
-or by shape and values, ``len`` of a number raises, and a dict's ``keys()``/``values()``/``items()`` are
+or by shape and values, ``len`` of a number raises (as ``max``/``min`` of Tensors or of nothing,
+``isinstance`` of a non-type and ``int``/``float``/``bool`` of a Tensor of many elements do, in MindSpore's
+words), and a dict's ``keys()``/``values()``/``items()`` are
 snapshots. ``runtime.call`` looks the builtins up in ``SEQUENCE_BUILTINS``; the transformer emits the other
 calls (``runtime.contains``, ``loop_iterable``, ``has_key``, ``dict_view``).
 """
@@ -23,6 +25,24 @@ def _enumerate_start(start):
         raise TypeError(f"'For 'enumerate', the 'start' should be a const int number, but got {start}.'\n\n"
                         "Pass a Python int as 'start'.")
     return start
+
+
+def _enumerable(sequence):
+    if sequence is None or isinstance(sequence, (int, float)):
+        raise TypeError(f"'For 'enumerate', the 'first input' should be tuple or list or tensor, but got "
+                        f"{type(sequence)}.'")
+    return sequence
+
+
+def checked_range(*bounds):
+    """``range``'s Python-number bounds, with MindSpore's errors for a float bound and a zero step."""
+    for position, bound in enumerate(bounds):
+        if isinstance(bound, float):
+            raise TypeError(f"For 'make_range', the {position}th input should be a int scalar but got "
+                            f"AbstractScalar(Type: Float32, Value: {bound:g}, Shape: NoShape)")
+    if len(bounds) == 3 and isinstance(bounds[2], int) and bounds[2] == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    return bounds
 
 
 def _same_item(item, element):
@@ -77,7 +97,7 @@ def loop_iterable(function, *args, **kwargs):
     'start' check of MindSpore's graph (``function`` is what the name ``enumerate`` holds there)."""
     if function is enumerate:
         start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
-        return enumerate(args[0], _enumerate_start(start), **kwargs)
+        return enumerate(_enumerable(args[0]), _enumerate_start(start), **kwargs)
     return function(*args, **kwargs)
 
 
@@ -94,6 +114,40 @@ def _length(value):
     return len(value)
 
 
+def _extreme(function, args, kwargs):
+    """``max``/``min`` in converted code: MindSpore's graph runs them in Python and words their errors quoted."""
+    if len(args) > 1 and any(isinstance(value, Tensor) and value.size > 1 for value in args):
+        raise ValueError("'The truth value of an array with more than one element is ambiguous.' "
+                         f"({function.__name__}() of Tensors compares them whole; for the elementwise "
+                         f"{function.__name__}imum use ops.{function.__name__}imum.)")
+    if len(args) == 1 and "default" not in kwargs and isinstance(args[0], (tuple, list, dict, str)) and not args[0]:
+        raise ValueError(f"'{function.__name__}() arg is an empty sequence.'")
+    return function(*args, **kwargs)
+
+
+def _scalar(function, args, kwargs):
+    """``int``/``float``/``bool`` of a Tensor in converted code: MindSpore's graph converts one of shape () or (1,)
+    only, and words the error its own way."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
+        shape = tuple(args[0].shape)
+        if function is bool and args[0].size > 1:
+            raise ValueError("'The truth value of an array with more than one element is ambiguous.' (bool() of a "
+                             "Tensor needs one element; reduce it first, e.g. with .all() or .any().)")
+        if function is not bool and (args[0].size != 1 or len(shape) > 1):
+            raise ValueError(f"'Can not convert Tensor with more than one element to Scalar, while the data's shape "
+                             f"is{' ' if function is int else ''}: ({', '.join(str(dim) for dim in shape)})' "
+                             f"({function.__name__}() takes a Tensor of shape () or (1,).)")
+    return function(*args, **kwargs)
+
+
+def _isinstance(value, kinds):
+    """``isinstance`` in converted code: a second argument that is no type raises MindSpore's TypeError."""
+    try:
+        return isinstance(value, kinds)
+    except TypeError:
+        raise TypeError("isinstance() arg 2 must be a type or tuple of types.") from None
+
+
 def _over_arrays(sequences):
     return any(isinstance(sequence, np.ndarray) for sequence in sequences)
 
@@ -101,14 +155,21 @@ def _over_arrays(sequences):
 # MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
 # map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
 # Over a NumPy array its graph runs them in Python instead and returns Python's map/zip iterator.
+# len, max, min, isinstance, int, float and bool: Python's result, MindSpore's errors.
 SEQUENCE_BUILTINS = {
     map: lambda function, first, *rest: map(function, first, *rest) if _over_arrays((first,) + rest) else
     _sequence_of(first, map(function, first, *rest)),
     zip: lambda *sequences: zip(*sequences) if _over_arrays(sequences) else tuple(zip(*sequences)),
-    range: lambda *bounds: tuple(range(*bounds)),
-    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, _enumerate_start(start))),
+    range: lambda *bounds: tuple(range(*checked_range(*bounds))),
+    enumerate: lambda sequence, start=0: tuple(enumerate(_enumerable(sequence), _enumerate_start(start))),
     filter: lambda function, sequence: list(filter(function, sequence)),
     len: lambda value: _length(value),
+    max: lambda *args, **kwargs: _extreme(max, args, kwargs),
+    min: lambda *args, **kwargs: _extreme(min, args, kwargs),
+    isinstance: _isinstance,
+    int: lambda *args, **kwargs: _scalar(int, args, kwargs),
+    float: lambda *args, **kwargs: _scalar(float, args, kwargs),
+    bool: lambda *args, **kwargs: _scalar(bool, args, kwargs),
 }
 
 

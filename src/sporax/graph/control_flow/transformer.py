@@ -101,9 +101,9 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
 # Builtins converted code routes through runtime.call: MindSpore's static graph materialises these
 # as sequences (sequences.SEQUENCE_BUILTINS) and converts one-element arrays to numbers; it interprets id and
-# callable, constants only below LAX (interpreted_calls).
+# callable, constants only below LAX (interpreted_calls); len, max, min, isinstance, int, float, bool raise its errors.
 _ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len", "id",
-                              "callable"])
+                              "callable", "max", "min", "isinstance", "bool"])
 
 
 def _effects(statements, names):
@@ -346,6 +346,12 @@ class ControlFlowRewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if node.exc is not None:  # MindSpore's graph words a constant raise's text its own way (raise_statement)
             node.exc = ast.copy_location(_call("raised", node.exc), node.exc)
+        return node
+
+    def visit_Assert(self, node):
+        self.generic_visit(node)
+        if node.msg is not None:  # quoted as a constant raise's text (raise_statement.assert_message)
+            node.msg = ast.copy_location(_call("assert_message", node.msg), node.msg)
         return node
 
     def visit_JoinedStr(self, node):

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import context
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.dtype import from_numpy_dtype
 from sporax.core.tensor import Tensor
@@ -227,6 +228,11 @@ def merge(first, second, name, construct, line, where=None):
             # sequences of other lengths, dicts of other keys: MindSpore builds them at run time (JIT fallback)
             raise ControlFlowFallback(f"The {construct} at line {line} gives '{name}' containers of different "
                                       "structure in its branches; only Python can hold either.")
+        if (first is None or second is None) and isinstance(first if second is None else second, Tensor) \
+                and not context.jit_syntax_strict():
+            # None or a Tensor: MindSpore's graph (below STRICT) keeps the one its condition picks at run time
+            raise ControlFlowFallback(f"The {construct} at line {line} gives '{name}' None in one branch and a "
+                                      "Tensor in the other; only Python can hold either.")
         raise join_failure(f"in the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
                            f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
                            "have the same type and structure in both branches.", _sources(where, name))
@@ -299,3 +305,20 @@ def _numbers_as_tensors(value):
     if isinstance(value, dict):
         return {key: _numbers_as_tensors(item) for key, item in value.items()}
     return value
+
+
+def unassigned(outputs, names, line, lines, known):
+    """The values after the branch a known condition took: a local it leaves unassigned that the other branch
+    assigns is MindSpore's UnboundLocalError when read (its parser builds both branches). ``lines``: per name, the
+    lines of its last assignment in each branch (``transformer._branch_lines``), or None."""
+    if not lines:
+        return outputs
+    taken, other = ("true", "false") if known else ("false", "true")
+    outputs = list(outputs)
+    for index, (name, pair) in enumerate(zip(names, lines)):
+        value = outputs[index]
+        if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and pair and pair[known] > line:
+            outputs[index] = Undefined(name, f"The local variable '{name}' is not defined in {taken} branch, but "
+                                             f"defined in {other} branch. Assign it in both branches of the 'if' at "
+                                             f"line {line}, or before it, to use it afterwards.")
+    return tuple(outputs)

@@ -56,8 +56,14 @@ def test_fstring_of_known_values_formats_as_str_dropping_specs():
     def text(x):
         return f"{(1, (2,), [3, 'q'])}|{None}|{True}|{1.5:.3f}|{'s'!r}|{x.shape[0]}"
 
-    # MindSpore 2.10 (PyNative and GRAPH_MODE): each value as str(), its format spec and conversion dropped
+    @ms.jit
+    def template(x):
+        return "{:.3f}|{!r}|{:>3}".format(1.5, "s", x.shape[0])
+
+    # MindSpore 2.10 (PyNative and GRAPH_MODE): each value as str(), its format spec and conversion dropped;
+    # str.format on a literal template applies them, as Python does
     assert text(Tensor(np.ones(3))) == "(1, (2,), [3, 'q'])|None|True|1.5|s|3"
+    assert template(Tensor(np.ones(3))) == "1.500|'s'|  3"
 
 
 STR_FORMAT_ORACLE = """\

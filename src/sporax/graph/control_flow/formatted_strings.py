@@ -5,7 +5,8 @@ MindSpore's graph runs such an f-string in Python when the program runs (its JIT
 every format spec and conversion (``f"{n:>6}|{s!r}"`` is ``5|ab``), known values too. ``formatted``
 returns the plain string when every value is known; otherwise a ``FormattedText`` (the string with the
 tensor's placeholder) that ``graph_print`` writes at run time. ``"x is {}".format(x)`` on a literal template
-is the same f-string for MindSpore (``format_template``).
+keeps a traced tensor the same way (``format_template``), but formats known values as Python does, their
+format specs and conversions applied (``'{:.1f} {!r}'.format(1.5, 's')`` is ``1.5 's'`` there).
 """
 import string
 
@@ -26,16 +27,23 @@ def formatted(parts, *values):
             texts.append(part)
             pieces.append(part)
             continue
-        value = next(remaining)  # part: its (conversion, format spec), which MindSpore's graph drops
+        value = next(remaining)  # part: its (conversion, format spec[, applied]); an f-string drops them
         if _traced(value):
             texts.append(str(value))
             pieces.append(value)
             continue
-        text = str(value)
+        text = _python_format(value, *part[:2]) if len(part) > 2 else str(value)
         texts.append(text)
         pieces.append(text)
     text = "".join(texts)
     return FormattedText(text, pieces) if any(isinstance(piece, Tensor) for piece in pieces) else text
+
+
+_CONVERSIONS = {ord("s"): str, ord("r"): repr, ord("a"): ascii}
+
+
+def _python_format(value, conversion, spec):
+    return format(_CONVERSIONS.get(conversion, lambda item: item)(value), spec)
 
 
 def format_template(template, count):
@@ -61,7 +69,7 @@ def format_template(template, count):
             return None
         if index >= count or "{" in (spec or ""):
             return None
-        parts.append((ord(conversion) if conversion else -1, spec or ""))
+        parts.append((ord(conversion) if conversion else -1, spec or "", True))  # str.format applies them
         indices.append(index)
     if set(indices) != set(range(count)):
         return None  # an argument no field reads is still evaluated by Python: leave the call to it

@@ -98,3 +98,20 @@ def test_ordered_dict_from_jit_keeps_its_class():
     out = build(Tensor(np.ones(2, np.float32)))
     assert type(out) is collections.OrderedDict and list(out) == ["b", "a"]
     np.testing.assert_array_equal(out["a"].asnumpy(), [3.0, 3.0])
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_dict_subclass_aux_of_value_and_grad_keeps_its_class(mode):
+    # MindSpore 2.10, both modes: loss 2.0, aux Plain {'a': [3, 3]} and Output(first=[3, 3]), gradient [2, 2].
+    ms.set_context(mode=mode)
+
+    def forward(x):
+        return (x * x).sum(), (Plain(a=x * 3), Output(first=x * 3))
+
+    (loss, (plain, output)), grad = ms.value_and_grad(forward, grad_position=0, has_aux=True)(
+        Tensor(np.ones(2, np.float32)))
+    assert type(plain) is Plain and type(output) is Output and output.second is None
+    np.testing.assert_array_equal(plain["a"].asnumpy(), [3.0, 3.0])
+    np.testing.assert_array_equal(output.first.asnumpy(), [3.0, 3.0])
+    np.testing.assert_array_equal(grad.asnumpy(), [2.0, 2.0])
+    assert float(loss.asnumpy()) == 2.0

@@ -31,12 +31,27 @@ jax.tree_util.register_pytree_node(OrderedNode, lambda node: (node.values, (node
                                    lambda static, values: OrderedNode(static[0], values, static[1]))
 
 
+_pytree_kinds = set()
+
+
 def dict_kind(value):
     """The class ``same_kind`` rebuilds ``value`` as: None for a plain dict, and for a ``defaultdict``,
-    which MindSpore 2.10's graph returns as a plain dict (without its factory: a missing key is a KeyError)."""
+    which MindSpore 2.10's graph returns as a plain dict (without its factory: a missing key is a KeyError).
+
+    A dict subclass JAX does not know (a ``ModelOutput``) becomes a pytree of its values here, once, so
+    that the transforms (``grad`` with ``has_aux``, ``vmap``) carry it, of its class, as MindSpore does.
+    """
     if type(value) is dict or isinstance(value, collections.defaultdict):
         return None
-    return type(value)
+    kind = type(value)
+    if kind not in _pytree_kinds:
+        _pytree_kinds.add(kind)
+        try:
+            jax.tree_util.register_pytree_node(kind, lambda node: (list(node.values()), tuple(node.keys())),
+                                               lambda keys, values: same_kind(kind, zip(keys, values)))
+        except ValueError:  # a pytree already (an OrderedDict)
+            pass
+    return kind
 
 
 def same_kind(kind, items):

@@ -19,6 +19,7 @@ Example:
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import MutableScalar
 from sporax.state import guards
+from sporax.state.ordered_outputs import dict_kind, same_kind
 from sporax.state.scope import pop_scope, push_scope
 
 
@@ -50,8 +51,8 @@ def detach_outputs(value, bound=frozenset()):
         return tuple(items)
     if isinstance(value, list):
         return [detach_outputs(item, bound) for item in value]
-    if isinstance(value, dict):
-        return {key: detach_outputs(item, bound) for key, item in value.items()}
+    if isinstance(value, dict):  # of its own class (an OrderedDict, a ModelOutput), as MindSpore returns it
+        return same_kind(dict_kind(value), ((key, detach_outputs(item, bound)) for key, item in value.items()))
     return value
 
 

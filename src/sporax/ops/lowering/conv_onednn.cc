@@ -24,13 +24,15 @@ using Key = std::array<int64_t, 13>;
 // oneDNN 3.2's first choice on AVX-512 is its brgemm convolution; on deep layers with a tiny image (ResNet-18's
 // 512-channel 4x4 stage) its plain direct JIT kernel is faster, forward and backward-data (b32, 512 -> 512, 3x3,
 // 4x4, CPU ms a call with the weight reorder, 2 threads: 37.7-42.5 -> 28.2-31.2 forward, 39.6 -> 28.8-30.4
-// backward-data; 1 thread 26.7-37.2 -> 20.1-22.6 and 26.9-36.9 -> 14.7-15.1). At 8x8 and wider the two are level
-// or brgemm wins, so only stride-1 windows wider than 1x1 whose output has at most 16 pixels take it.
+// backward-data; 1 thread 26.7-37.2 -> 20.1-22.6 and 26.9-36.9 -> 14.7-15.1), and so on the strided layer into
+// that stage (256 -> 512, 3x3, stride 2, 8x8 -> 4x4; 1 thread, least of 30 alternated calls in two runs:
+// forward 13.1 / 17.6 -> 8.2 / 12.7, backward-data 14.5 / 20.8 -> 10.8 / 14.9; benchmarks/cpu_speed_notes.md,
+// twentieth pass). At 8x8 outputs and wider the two are level or brgemm wins (the strided 128 -> 256 layer:
+// 8.0-12.0 brgemm against 8.6-13.1 forward), so only windows wider than 1x1 whose output has at most 16 pixels
+// take it, at any stride.
 constexpr const char* kDirectJit = "jit:avx512";
 
-bool PrefersDirectJit(const Key& k, int64_t ho, int64_t wo) {
-  return ho * wo <= 16 && k[5] * k[6] > 1 && k[7] == 1 && k[8] == 1;
-}
+bool PrefersDirectJit(const Key& k, int64_t ho, int64_t wo) { return ho * wo <= 16 && k[5] * k[6] > 1; }
 
 // Moves ``pd`` on to its implementation whose name starts with ``name``: whether there is one. (A copy of a
 // primitive_desc shares its handle, so a failed search leaves ``pd`` past the last one: build a fresh one.)

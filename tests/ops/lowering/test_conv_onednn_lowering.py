@@ -109,3 +109,33 @@ def test_a_process_ending_while_kernels_still_run_exits_cleanly():
     result = subprocess.run([sys.executable, "-c", _EXIT_SCRIPT], capture_output=True, text=True, timeout=300,
                             env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu"))
     assert (result.returncode, result.stdout.strip()) == (0, "done"), result.stderr[-3000:]
+
+
+_ONE_THREAD_SCRIPT = """
+import jax, numpy as np
+from sporax.ops.lowering import conv_onednn
+assert conv_onednn.available()  # builds or loads the kernels and registers their handlers
+rng = np.random.default_rng(1)
+x, w = rng.standard_normal((2, 6, 6, 16)).astype(np.float32), rng.standard_normal((24, 16, 3, 3)).astype(np.float32)
+args = ((1, 1), ((1, 1), (1, 1)))
+cotangent = rng.standard_normal((2, 6, 6, 24)).astype(np.float32)
+got = jax.vjp(lambda x, w: conv_onednn.conv(x, w, *args), x, w)[1](cotangent)
+expected = jax.vjp(lambda x, w: conv_onednn._reference(x, w, *args), x, w)[1](cotangent)
+for a, b in zip(got, expected):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-4)
+print("done")
+"""
+
+
+@pytest.mark.slow
+def test_backward_on_a_one_thread_team_runs_its_parts_in_turn():
+    # conv_onednn.cc runs backward-data and backward-weights side by side only on a two-thread OpenMP team (the
+    # test machines'); with OMP_NUM_THREADS=1 the other path runs both, one after the other, on the team.
+    import os
+    import subprocess
+    import sys
+    source = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))), "src")
+    result = subprocess.run([sys.executable, "-c", _ONE_THREAD_SCRIPT], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu", OMP_NUM_THREADS="1"))
+    assert (result.returncode, result.stdout.strip()) == (0, "done"), result.stderr[-3000:]

@@ -96,19 +96,24 @@ print("done")
 """
 
 
-@pytest.mark.slow
-def test_a_process_ending_while_kernels_still_run_exits_cleanly():
-    # ResNet's predict.py times 100 model.predict calls and ends without reading them: the process died of
-    # SIGSEGV (status 139, or -11 here) after printing its result, a oneDNN call running in XLA's thread
-    # while the C++ libraries were torn down. Now the exit waits for the running call and stops the rest.
+def _assert_script_prints_done(script, **environment):
+    """Runs ``script`` in a fresh Python on this tree's sources with ``environment`` added."""
     import os
     import subprocess
     import sys
     source = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))), "src")
-    result = subprocess.run([sys.executable, "-c", _EXIT_SCRIPT], capture_output=True, text=True, timeout=300,
-                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu"))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu", **environment))
     assert (result.returncode, result.stdout.strip()) == (0, "done"), result.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_a_process_ending_while_kernels_still_run_exits_cleanly():
+    # ResNet's predict.py times 100 model.predict calls and ends without reading them: the process died of
+    # SIGSEGV (status 139, or -11 here) after printing its result, a oneDNN call running in XLA's thread
+    # while the C++ libraries were torn down. Now the exit waits for the running call and stops the rest.
+    _assert_script_prints_done(_EXIT_SCRIPT)
 
 
 _ONE_THREAD_SCRIPT = """
@@ -131,11 +136,4 @@ print("done")
 def test_backward_on_a_one_thread_team_runs_its_parts_in_turn():
     # conv_onednn.cc runs backward-data and backward-weights side by side only on a two-thread OpenMP team (the
     # test machines'); with OMP_NUM_THREADS=1 the other path runs both, one after the other, on the team.
-    import os
-    import subprocess
-    import sys
-    source = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))), "src")
-    result = subprocess.run([sys.executable, "-c", _ONE_THREAD_SCRIPT], capture_output=True, text=True, timeout=300,
-                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu", OMP_NUM_THREADS="1"))
-    assert (result.returncode, result.stdout.strip()) == (0, "done"), result.stderr[-3000:]
+    _assert_script_prints_done(_ONE_THREAD_SCRIPT, OMP_NUM_THREADS="1")

@@ -23,7 +23,7 @@ def test_wide_convolutions_take_the_kernels_unless_switched_off(monkeypatch):
         return nn.Conv2d(16, 8, 3, stride=2, pad_mode="pad", padding=1)
     x = np.random.default_rng(0).standard_normal((2, 16, 9, 9)).astype(np.float32)
     program = _program(conv, x)
-    for target in (conv_onednn._FORWARD, conv_onednn._DATA, conv_onednn._WEIGHTS):
+    for target in (conv_onednn._FORWARD, conv_onednn._BACKWARD):
         assert target in program
     with plain_lowering():
         assert conv_onednn._FORWARD not in _program(conv, x)
@@ -55,12 +55,13 @@ def _numpy_convolution(x, w, strides, pads):
     return out
 
 
-# (x NHWC, w OIHW, strides, pads): uneven padding and strides; a deep layer on a 4x4 image, which takes
-# oneDNN's direct JIT kernel instead of its brgemm one (conv_onednn.cc's PrefersDirectJit)
+# (x NHWC, w OIHW, strides, pads): uneven padding and strides; a deep layer on a 4x4 image and a strided one into
+# a 4x4 image, which take oneDNN's direct JIT kernel instead of its brgemm one (conv_onednn.cc's PrefersDirectJit)
 @pytest.mark.parametrize("x_shape, w_shape, strides, pads", [
     ((3, 11, 10, 17), (6, 17, 3, 2), (3, 2), ((2, 0), (0, 1))),
     ((2, 4, 4, 32), (48, 32, 3, 3), (1, 1), ((1, 1), (1, 1))),
-], ids=["uneven", "tiny_image_direct_jit"])
+    ((2, 8, 8, 32), (48, 32, 3, 3), (2, 2), ((1, 1), (1, 1))),
+], ids=["uneven", "tiny_image_direct_jit", "strided_to_tiny_image_direct_jit"])
 def test_kernel_matches_xla_and_numpy(x_shape, w_shape, strides, pads):
     rng = np.random.default_rng(1)
     x = rng.standard_normal(x_shape).astype(np.float32)
@@ -95,16 +96,44 @@ print("done")
 """
 
 
-@pytest.mark.slow
-def test_a_process_ending_while_kernels_still_run_exits_cleanly():
-    # ResNet's predict.py times 100 model.predict calls and ends without reading them: the process died of
-    # SIGSEGV (status 139, or -11 here) after printing its result, a oneDNN call running in XLA's thread
-    # while the C++ libraries were torn down. Now the exit waits for the running call and stops the rest.
+def _assert_script_prints_done(script, **environment):
+    """Runs ``script`` in a fresh Python on this tree's sources with ``environment`` added."""
     import os
     import subprocess
     import sys
     source = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))), "src")
-    result = subprocess.run([sys.executable, "-c", _EXIT_SCRIPT], capture_output=True, text=True, timeout=300,
-                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu"))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu", **environment))
     assert (result.returncode, result.stdout.strip()) == (0, "done"), result.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_a_process_ending_while_kernels_still_run_exits_cleanly():
+    # ResNet's predict.py times 100 model.predict calls and ends without reading them: the process died of
+    # SIGSEGV (status 139, or -11 here) after printing its result, a oneDNN call running in XLA's thread
+    # while the C++ libraries were torn down. Now the exit waits for the running call and stops the rest.
+    _assert_script_prints_done(_EXIT_SCRIPT)
+
+
+_ONE_THREAD_SCRIPT = """
+import jax, numpy as np
+from sporax.ops.lowering import conv_onednn
+assert conv_onednn.available()  # builds or loads the kernels and registers their handlers
+rng = np.random.default_rng(1)
+x, w = rng.standard_normal((2, 6, 6, 16)).astype(np.float32), rng.standard_normal((24, 16, 3, 3)).astype(np.float32)
+args = ((1, 1), ((1, 1), (1, 1)))
+cotangent = rng.standard_normal((2, 6, 6, 24)).astype(np.float32)
+got = jax.vjp(lambda x, w: conv_onednn.conv(x, w, *args), x, w)[1](cotangent)
+expected = jax.vjp(lambda x, w: conv_onednn._reference(x, w, *args), x, w)[1](cotangent)
+for a, b in zip(got, expected):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-4)
+print("done")
+"""
+
+
+@pytest.mark.slow
+def test_backward_on_a_one_thread_team_runs_its_parts_in_turn():
+    # conv_onednn.cc runs backward-data and backward-weights side by side only on a two-thread OpenMP team (the
+    # test machines'); with OMP_NUM_THREADS=1 the other path runs both, one after the other, on the team.
+    _assert_script_prints_done(_ONE_THREAD_SCRIPT, OMP_NUM_THREADS="1")

@@ -1,16 +1,27 @@
 // 2-d convolutions of NHWC data with OIHW weights through oneDNN, as XLA FFI handlers (see conv_onednn.py).
 //
 // SporaxConvForward(x (N,H,W,C), w (O,C,kh,kw)) -> y (N,Ho,Wo,O)
-// SporaxConvBackwardData(dy (N,Ho,Wo,O), w) -> dx (N,H,W,C)
-// SporaxConvBackwardWeights(x, dy) -> dw (O,C,kh,kw)
+// SporaxConvBackward(x, w, dy (N,Ho,Wo,O)) -> (dx (N,H,W,C), dw (O,C,kh,kw))
 // Attributes: stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right (int64). One group, no
 // dilation. The weights stay OIHW in XLA; each call reorders them to the primitive's blocked layout.
+//
+// The backward runs backward-data and backward-weights side by side, one OpenMP thread each, where oneDNN's team
+// has two threads (the 2-core machines sporax is measured on): on two threads each primitive splits its work and
+// meets the other thread at barriers, which cost 10-40% of a call's CPU (CPU ms of both, least of 10 alternated
+// calls, b32 3x3, load 16: 64 ch 32x32 52.0 -> 34.5, 128 ch 16x16 48.5 -> 29.4, 256 ch 8x8 42.6 -> 33.4, 512 ch 4x4
+// 72.5 -> 65.7; benchmarks/cpu_speed_notes.md, twentieth pass). With any other team size both run one after the
+// other on the whole team (side by side on more cores would leave the rest idle).
 #include <array>
+#include <exception>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "onednn_common.h"
+
+extern "C" int omp_get_thread_num();
+extern "C" int omp_get_max_threads();
+extern "C" void omp_set_num_threads(int);
 
 namespace ffi = xla::ffi;
 using dnnl::memory;
@@ -24,13 +35,15 @@ using Key = std::array<int64_t, 13>;
 // oneDNN 3.2's first choice on AVX-512 is its brgemm convolution; on deep layers with a tiny image (ResNet-18's
 // 512-channel 4x4 stage) its plain direct JIT kernel is faster, forward and backward-data (b32, 512 -> 512, 3x3,
 // 4x4, CPU ms a call with the weight reorder, 2 threads: 37.7-42.5 -> 28.2-31.2 forward, 39.6 -> 28.8-30.4
-// backward-data; 1 thread 26.7-37.2 -> 20.1-22.6 and 26.9-36.9 -> 14.7-15.1). At 8x8 and wider the two are level
-// or brgemm wins, so only stride-1 windows wider than 1x1 whose output has at most 16 pixels take it.
+// backward-data; 1 thread 26.7-37.2 -> 20.1-22.6 and 26.9-36.9 -> 14.7-15.1), and so on the strided layer into
+// that stage (256 -> 512, 3x3, stride 2, 8x8 -> 4x4; 1 thread, least of 30 alternated calls in two runs:
+// forward 13.1 / 17.6 -> 8.2 / 12.7, backward-data 14.5 / 20.8 -> 10.8 / 14.9; benchmarks/cpu_speed_notes.md,
+// twentieth pass). At 8x8 outputs and wider the two are level or brgemm wins (the strided 128 -> 256 layer:
+// 8.0-12.0 brgemm against 8.6-13.1 forward), so only windows wider than 1x1 whose output has at most 16 pixels
+// take it, at any stride.
 constexpr const char* kDirectJit = "jit:avx512";
 
-bool PrefersDirectJit(const Key& k, int64_t ho, int64_t wo) {
-  return ho * wo <= 16 && k[5] * k[6] > 1 && k[7] == 1 && k[8] == 1;
-}
+bool PrefersDirectJit(const Key& k, int64_t ho, int64_t wo) { return ho * wo <= 16 && k[5] * k[6] > 1; }
 
 // Moves ``pd`` on to its implementation whose name starts with ``name``: whether there is one. (A copy of a
 // primitive_desc shares its handle, so a failed search leaves ``pd`` past the last one: build a fresh one.)
@@ -51,6 +64,7 @@ struct Conv {
   dnnl::convolution_forward forward;
   dnnl::convolution_backward_data backward_data;
   dnnl::convolution_backward_weights backward_weights;
+  bool side_by_side = false;  // the backward primitives were made for one thread each (see the file's comment)
 
   explicit Conv(const Key& k) {
     // k: N, C, H, W, O, kh, kw, stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right
@@ -77,16 +91,26 @@ struct Conv {
       auto candidate = make_forward();
       if (SeekImplementation(candidate, kDirectJit)) forward_pd = candidate;
     }
-    data_pd = make_data();
-    if (direct_jit) {
-      auto candidate = make_data();
-      if (SeekImplementation(candidate, kDirectJit)) data_pd = candidate;
-    }
-    weights_pd = dnnl::convolution_backward_weights::primitive_desc(engine, direct, src, weights_any, dst, strides,
-        low, high, forward_pd, attributes);
     forward = dnnl::convolution_forward(forward_pd);
-    backward_data = dnnl::convolution_backward_data(data_pd);
-    backward_weights = dnnl::convolution_backward_weights(weights_pd);
+    // oneDNN sizes a primitive's work split by the team it sees when the primitive is made: one thread here.
+    int threads = omp_get_max_threads();
+    side_by_side = threads == 2;
+    if (side_by_side) omp_set_num_threads(1);
+    try {
+      data_pd = make_data();
+      if (direct_jit) {
+        auto candidate = make_data();
+        if (SeekImplementation(candidate, kDirectJit)) data_pd = candidate;
+      }
+      weights_pd = dnnl::convolution_backward_weights::primitive_desc(engine, direct, src, weights_any, dst,
+          strides, low, high, forward_pd, attributes);
+      backward_data = dnnl::convolution_backward_data(data_pd);
+      backward_weights = dnnl::convolution_backward_weights(weights_pd);
+    } catch (...) {
+      omp_set_num_threads(threads);
+      throw;
+    }
+    omp_set_num_threads(threads);
   }
 };
 
@@ -110,44 +134,80 @@ Key MakeKey(ffi::Span<const int64_t> x, ffi::Span<const int64_t> w, int64_t sh, 
   return Key{x[0], x[3], x[1], x[2], w[0], w[2], w[3], sh, sw, pt, pb, pl, pr};
 }
 
-// Runs one of the convolution's primitives on (first, second) into result; ``Kind`` picks which.
-enum class Kind { kForward, kBackwardData, kBackwardWeights };
-
-template <Kind kind>
-ffi::Error Run(F32 first, F32 second, ffi::ResultBuffer<ffi::F32> result, int64_t sh, int64_t sw, int64_t pt,
-               int64_t pb, int64_t pl, int64_t pr) {
+ffi::Error RunForward(F32 array, F32 weight, ffi::ResultBuffer<ffi::F32> result, int64_t sh, int64_t sw, int64_t pt,
+                      int64_t pb, int64_t pl, int64_t pr) {
   try {
-    // the NHWC input's and OIHW weight's shapes: an operand or the result, depending on the kind
     if (Stopped()) return ffi::Error::Success();
-    auto input = kind == Kind::kBackwardData ? result->dimensions() : first.dimensions();
-    auto weight = kind == Kind::kBackwardWeights ? result->dimensions() : second.dimensions();
-    Conv& conv = Primitives(MakeKey(input, weight, sh, sw, pt, pb, pl, pr));
+    Conv& conv = Primitives(MakeKey(array.dimensions(), weight.dimensions(), sh, sw, pt, pb, pl, pr));
     auto& e = conv.engine;
     std::lock_guard<std::mutex> lock(CallMutex());
     if (Stopped()) return ffi::Error::Success();
     dnnl::stream stream(e);
-    if (kind == Kind::kForward) {
-      memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), second.typed_data(), e, stream);
-      conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, first.typed_data())},
-          {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result->typed_data())},
-          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
-    } else if (kind == Kind::kBackwardData) {
-      memory weights = Reordered(conv.weights_user, conv.data_pd.weights_desc(), second.typed_data(), e, stream);
-      conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, first.typed_data())},
-          {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, e, result->typed_data())},
-          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), e)}});
-    } else {
-      memory user = Wrap(conv.weights_user, e, result->typed_data());
-      bool same = conv.weights_pd.diff_weights_desc() == conv.weights_user;
-      memory gradient = same ? user : memory(conv.weights_pd.diff_weights_desc(), e);
-      conv.backward_weights.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, first.typed_data())},
-          {DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, second.typed_data())}, {DNNL_ARG_DIFF_WEIGHTS, gradient},
-          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.weights_pd.scratchpad_desc(), e)}});
-      if (!same) dnnl::reorder(gradient, user).execute(stream, gradient, user);
-    }
+    memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), weight.typed_data(), e, stream);
+    conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array.typed_data())},
+        {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result->typed_data())},
+        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
     stream.wait();
   } catch (const dnnl::error& error) {
     return Failed("oneDNN convolution", error);
+  }
+  return ffi::Error::Success();
+}
+
+// Backward-data (part 0) or backward-weights (part 1) of ``conv``, on its own stream and scratchpad.
+void RunPart(Conv& conv, int part, const float* array, const float* weight, const float* gradient,
+             float* array_gradient, float* weight_gradient) {
+  auto& e = conv.engine;
+  dnnl::stream stream(e);
+  if (part == 0) {
+    memory weights = Reordered(conv.weights_user, conv.data_pd.weights_desc(), weight, e, stream);
+    conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, gradient)},
+        {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, e, array_gradient)},
+        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), e, 0)}});
+  } else {
+    memory user = Wrap(conv.weights_user, e, weight_gradient);
+    bool same = conv.weights_pd.diff_weights_desc() == conv.weights_user;
+    memory blocked = same ? user : memory(conv.weights_pd.diff_weights_desc(), e);
+    conv.backward_weights.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array)},
+        {DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, gradient)}, {DNNL_ARG_DIFF_WEIGHTS, blocked},
+        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.weights_pd.scratchpad_desc(), e, 1)}});
+    if (!same) dnnl::reorder(blocked, user).execute(stream, blocked, user);
+  }
+  stream.wait();
+}
+
+ffi::Error RunBackward(F32 array, F32 weight, F32 gradient, ffi::ResultBuffer<ffi::F32> array_gradient,
+                       ffi::ResultBuffer<ffi::F32> weight_gradient, int64_t sh, int64_t sw, int64_t pt, int64_t pb,
+                       int64_t pl, int64_t pr) {
+  std::string failures[2];
+  try {
+    if (Stopped()) return ffi::Error::Success();
+    Conv& conv = Primitives(MakeKey(array.dimensions(), weight.dimensions(), sh, sw, pt, pb, pl, pr));
+    std::lock_guard<std::mutex> lock(CallMutex());
+    if (Stopped()) return ffi::Error::Success();
+    const float* operands[3] = {array.typed_data(), weight.typed_data(), gradient.typed_data()};
+    float* results[2] = {array_gradient->typed_data(), weight_gradient->typed_data()};
+    auto part = [&](int which) {
+      try {
+        RunPart(conv, which, operands[0], operands[1], operands[2], results[0], results[1]);
+      } catch (const std::exception& error) {  // an exception must not leave an OpenMP region
+        failures[which] = error.what();
+      }
+    };
+    if (conv.side_by_side) {
+      // A team of one (a nested region, a thread limit) runs both parts in turn.
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+      for (int which = 0; which < 2; ++which) part(which);
+    } else {
+      part(0);
+      part(1);
+    }
+  } catch (const dnnl::error& error) {
+    return Failed("oneDNN convolution backward", error);
+  }
+  for (const std::string& failure : failures) {
+    if (!failure.empty())
+      return ffi::Error(ffi::ErrorCode::kInternal, "oneDNN convolution backward: " + failure);
   }
   return ffi::Error::Success();
 }
@@ -164,9 +224,7 @@ extern "C" void SporaxOnednnStop() {
   sporax_onednn::Stopped() = true;
 }
 
-XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvForward, Run<Kind::kForward>,
+XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvForward, RunForward,
     ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);
-XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackwardData, Run<Kind::kBackwardData>,
-    ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);
-XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackwardWeights, Run<Kind::kBackwardWeights>,
-    ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);
+XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackward, RunBackward,
+    ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Arg<F32>().Ret<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);

@@ -4,7 +4,8 @@ Contract: ``conv(array, weight, strides, pads)`` equals ``conv_nhwc_cpu.conv_cha
 convolution of an NHWC float32 ``array`` with an OIHW ``weight``, one group, no dilation, explicit
 ``(low, high)`` ``pads``, giving NHWC; in value and in reverse-mode derivatives of any order within
 float32 rounding (oneDNN sums in its own order). First derivatives are oneDNN's backward-data and
-backward-weights primitives; derivatives of those come from XLA's convolution (``_reference``).
+backward-weights primitives, in one call that runs them side by side where oneDNN's team has two
+threads (``conv_onednn.cc``); derivatives of those come from XLA's convolution (``_reference``).
 Forward mode is not defined (``jax.custom_vjp``): sporax's forward-mode APIs trace under
 ``plain_lowering()``. ``available()``: ``onednn.library()`` is there (built here, not switched
 off); ``applies(...)`` also needs a non-empty result.
@@ -26,8 +27,7 @@ from jax import lax
 from sporax.core.product_precision import conv_precision
 from sporax.ops.lowering import onednn
 
-_FORWARD, _DATA, _WEIGHTS = ("sporax_onednn_conv_forward", "sporax_onednn_conv_backward_data",
-                             "sporax_onednn_conv_backward_weights")
+_FORWARD, _BACKWARD = "sporax_onednn_conv_forward", "sporax_onednn_conv_backward"
 _DIMENSIONS = ("NHWC", "OIHW", "NHWC")
 
 
@@ -62,19 +62,22 @@ def _convolution(strides, pads):
                       pad_top=np.int64(pads[0][0]), pad_bottom=np.int64(pads[0][1]),
                       pad_left=np.int64(pads[1][0]), pad_right=np.int64(pads[1][1]))
 
-    def call(target, shape, *operands):
-        return jax.ffi.ffi_call(target, jax.ShapeDtypeStruct(shape, jnp.float32), vmap_method="sequential")(
-            *operands, **attributes)
+    def call(target, shapes, *operands):
+        results = [jax.ShapeDtypeStruct(shape, jnp.float32) for shape in shapes]
+        return jax.ffi.ffi_call(target, results, vmap_method="sequential")(*operands, **attributes)
 
     def reference(array, weight):
         return _reference(array, weight, strides, pads)
 
     forward = onednn.with_reference_derivatives(
-        lambda array, weight: call(_FORWARD, _output_shape(array.shape, weight.shape, strides, pads), array, weight),
+        lambda array, weight: call(_FORWARD, [_output_shape(array.shape, weight.shape, strides, pads)], array,
+                                   weight)[0],
         reference)
+    # One call for both gradients: the kernel runs them side by side (conv_onednn.cc). Where the array's
+    # gradient is not needed (a network's first layer) it is computed all the same.
     gradients = onednn.with_reference_derivatives(
-        lambda array, weight, gradient: (call(_DATA, array.shape, gradient, weight),
-                                         call(_WEIGHTS, weight.shape, array, gradient)),
+        lambda array, weight, gradient: tuple(call(_BACKWARD, [array.shape, weight.shape], array, weight,
+                                                   gradient)),
         lambda array, weight, gradient: jax.vjp(reference, array, weight)[1](gradient))
 
     @jax.custom_vjp

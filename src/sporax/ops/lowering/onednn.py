@@ -39,8 +39,7 @@ SOURCES = ("lstm_onednn.cc", "conv_onednn.cc", "momentum_update.cc", "sgd_update
 TARGETS = {  # XLA FFI target name -> the library's handler symbol
     "sporax_onednn_lstm_forward": "SporaxLstmForward", "sporax_onednn_lstm_backward": "SporaxLstmBackward",
     "sporax_onednn_conv_forward": "SporaxConvForward",
-    "sporax_onednn_conv_backward_data": "SporaxConvBackwardData",
-    "sporax_onednn_conv_backward_weights": "SporaxConvBackwardWeights",
+    "sporax_onednn_conv_backward": "SporaxConvBackward",
     # Optimizer updates (no oneDNN): built here to share the one build.
     "sporax_momentum_update": "SporaxMomentumUpdate", "sporax_sgd_update": "SporaxSgdUpdate",
     "sporax_adam_update": "SporaxAdamUpdate", "sporax_adam_weight_decay_update": "SporaxAdamWeightDecayUpdate",

@@ -37,9 +37,11 @@ inline void* Aligned(const void* data) {
 
 // The scratchpad of a call (primitives take it from the caller: XLA calls a handler from any of its
 // threads, and oneDNN's own scratchpad belongs to the thread that created the primitive). Kept
-// between calls: fresh pages on every call cost more than the work.
-inline dnnl::memory Scratchpad(const dnnl::memory::desc& desc, const dnnl::engine& engine) {
-  static std::vector<uint8_t>& buffer = *new std::vector<uint8_t>;  // never destroyed, as CallMutex
+// between calls: fresh pages on every call cost more than the work. ``slot`` 0 or 1: two primitives that run
+// side by side in one call (conv_onednn.cc's backward) each take their own.
+inline dnnl::memory Scratchpad(const dnnl::memory::desc& desc, const dnnl::engine& engine, int slot = 0) {
+  static std::vector<uint8_t>* buffers = new std::vector<uint8_t>[2];  // never destroyed, as CallMutex
+  std::vector<uint8_t>& buffer = buffers[slot];
   if (buffer.size() < desc.get_size() + 64) buffer.resize(desc.get_size() + 64);
   return dnnl::memory(desc, engine, Aligned(buffer.data()));
 }

@@ -3,7 +3,7 @@
 ``runner(entry)`` gives ``run(*values)``, the op on its arguments in signature order (Tensors in, Tensors
 out): one compiled dispatch per eager call, settings as static arguments. Two-operand, promoted,
 single-input (the eager hot path) and general entries each have their runner; ``random_runner`` draws a
-key per call, ``storing`` writes the result into a Parameter through the state layer, and
+key per call, ``face_adapters.storing`` writes the result into a Parameter through the state layer, and
 ``lowered_runner`` picks a backend form (oneDNN, NHWC) per call.
 
 Example:
@@ -23,14 +23,14 @@ from jax.core import Tracer
 
 from sporax.core.tensor import Tensor
 from sporax.ops import sparse_operands
-from sporax.ops._dispatch import array_of, binary_call, describe, promoted_arrays, wrap
+from sporax.ops._dispatch import array_of, binary_call, promoted_arrays, wrap
+from sporax.ops.face_adapters import one_or_many, updating
 from sporax.ops.face_inputs import READERS, scalar_or, sequence_reader, setting_value
 from sporax.ops.lowering import channels_last
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, SCALAR, TO_FLOAT
 from sporax.ops.random_seeds import check_seed
 from sporax.state import views
-from sporax.state.assign import write
 
 
 # What a kernel's jnp/lax calls raise for inputs the op cannot take (a complex dtype, a 0-d input to an
@@ -398,43 +398,6 @@ def lowered_runner(entry, fast_run):
     return run
 
 
-def storing(entry, run, leading=0):
-    """``run`` that stores its result into the input ``entry.writes`` (in place) and returns that input;
-    ``leading`` arguments come before the op's own (``with_key``'s key)."""
-    name, op_name, snapshot = entry.writes, entry.name, entry.snapshot
-    position = list(entry.signature.parameters).index(name) + leading
-    store = entry.writer or write  # ``assign``: MindSpore's Assign gradient (``Op.writer``)
-
-    def run_and_store(*values):
-        if not isinstance(values[position], Tensor):
-            raise TypeError(f"For '{op_name}', '{name}' must be a Parameter (it is updated in place), but got "
-                            f"{describe(values[position])}.")
-        stored = store(values[position], run(*values), op_name)
-        return Tensor._wrap(stored._array) if snapshot else stored  # ``Op.snapshot``: a new Tensor of its value
-
-    return run_and_store
-
-
-def updating(entry, run):
-    """``run`` that stores the new values its kernel returns beside the result into the inputs ``entry.updates``
-    (in place) and returns the result."""
-    names, op_name = list(entry.signature.parameters), entry.name
-    targets = [(names.index(name), name) for name in entry.updates]
-
-    def run_and_update(*values):
-        result, *new_values = run(*values)
-        for (position, name), value in zip(targets, new_values):
-            if value._array is None or values[position] is None:  # the kernel left this input as it is (None)
-                continue
-            if not isinstance(values[position], Tensor):
-                raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter (it is updated in place), "
-                                f"but got {describe(values[position])}.")
-            write(values[position], value, op_name)
-        return result
-
-    return run_and_update
-
-
 def random_runner(entry):
     """``run(*values)`` of a random entry (arguments in signature order, ``*size`` as one tuple): the key is
     drawn by ``entry.random`` from the ``seed`` argument, as the random ops draw it, and passed to the kernel;
@@ -484,22 +447,3 @@ def random_runner(entry):
 
     run.with_key = with_key
     return run
-
-
-def one_or_many(entry, run):
-    """``run`` whose inputs ``entry.one_or_many`` may each be one Tensor instead of a tuple or list of them: it
-    reaches the kernel as a one-tuple, and the one output of the kernel's tuple is returned alone."""
-    names = list(entry.signature.parameters)
-    positions = [names.index(name) for name in entry.one_or_many]
-
-    def run_one_or_many(*values):
-        if all(isinstance(values[position], (tuple, list)) for position in positions if position < len(values)):
-            return run(*values)
-        values = list(values)
-        for position in positions:
-            if position < len(values) and not isinstance(values[position], (tuple, list)):
-                values[position] = (values[position],)
-        result = run(*values)
-        return result[0] if isinstance(result, tuple) and len(result) == 1 else result
-
-    return run_one_or_many

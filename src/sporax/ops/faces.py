@@ -20,7 +20,8 @@ import numbers
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
+from sporax.ops.face_adapters import storing
+from sporax.ops.face_runners import lowered_runner, random_runner, runner
 from sporax.ops.op_table import INT_TUPLE, SCALAR
 from sporax.ops.primitive import Primitive
 

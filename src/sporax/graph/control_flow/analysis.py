@@ -239,3 +239,18 @@ class UserStatementsPass(ast.NodeTransformer):
         return node
 
     visit_AsyncFunctionDef = visit_ClassDef
+
+
+def graph_worded(node):
+    """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
+    errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
+    graph drops: ``formatted_strings``)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
+            return True
+        if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None):
+            return True
+    return False
+
+
+_GRAPH_WORDED = frozenset(["max", "min", "isinstance", "int", "float", "bool"])

@@ -27,8 +27,8 @@ import weakref
 
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
-from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
-                                                unsupported)
+from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, graph_worded,
+                                                refused, unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
@@ -235,21 +235,6 @@ def _fold_annotated_conditions(node, filename):
                 statement.test = ast.copy_location(ast.Constant(value=match.group(1) == "True"), statement.test)
 
 
-def _graph_worded(node):
-    """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
-    errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
-    graph drops: ``formatted_strings``)."""
-    for child in ast.walk(node):
-        if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
-            return True
-        if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None):
-            return True
-    return False
-
-
-_GRAPH_WORDED = frozenset(["max", "min", "isinstance", "int", "float", "bool"])
-
-
 def _convert(plain):
     if not isinstance(plain, types.FunctionType) or plain.__code__.co_flags & inspect.CO_GENERATOR:
         return _UNCONVERTED
@@ -274,7 +259,7 @@ def _convert(plain):
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
     if (not contains_control_flow(node) and not read_globals and not declared and not members and not missing
-            and not _graph_worded(node)
+            and not graph_worded(node)
             and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
         return _UNCONVERTED
     problem = unsupported(node)

@@ -70,7 +70,11 @@ def collect():
     "same": {name: canonical name}}`` where ``same`` maps every public name to the first
     (sorted) name bound to the very same class or function."""
     from sporax.compat.table import ALIASES
+    from sporax.state import deferred
 
+    # An optimizer update an earlier step held back sets ``core.parameter.deferred_update`` (a slot, not API)
+    # until it is applied: apply it, so the manifest does not depend on what ran before it.
+    deferred.flush()
     modules, owners = {}, {}
     paths = sorted(set(ALIASES.values()) | set(EXTRA_MODULES))
     for path in paths:

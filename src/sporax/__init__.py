@@ -77,6 +77,17 @@ from sporax import log, profiler
 from sporax.profiler import Profiler
 # --- mindspore.numpy and mindspore.mint (name tables onto the ops and Cells above) ---
 from sporax import mint, numpy  # noqa: E402
+from sporax.dataset.dataloader import samplers as _dataloader_samplers  # noqa: E402
+
+
+def _world_size_and_rank():
+    """The default (num_replicas, rank) of ``DistributedSampler``: mint.distributed's world (1, 0 alone)."""
+    from sporax.mint import distributed  # noqa: PLC0415 - the communication layer loads on first use
+
+    return distributed.get_world_size(), distributed.get_rank()
+
+
+_dataloader_samplers.use_process_group(_world_size_and_rank)
 
 # MindSpore's legacy paths spelled with this package's name (``sporax.common.dtype``) are rows of
 # the compat table too; the finder only answers for paths no real sporax module has.

@@ -18,13 +18,18 @@ def use_tensor_factories(from_array, from_value):
     _tensor_factories[:] = [(from_array, from_value)]
 
 
-def _tensor_converter():
-    """``column value -> sporax.Tensor`` (dicts, lists and tuples converted leaf by leaf)."""
+def tensor_factories():
+    """The registered ``(from_array, from_value)``: ``from_value`` is the Tensor type itself."""
     if not _tensor_factories:
         raise RuntimeError("The dataset iterator hands out sporax Tensors, but no Tensor type is registered: "
                            "import sporax (not only sporax.dataset's engine) before iterating, or pass "
                            "output_numpy=True for NumPy arrays.")
-    from_array, from_value = _tensor_factories[0]
+    return _tensor_factories[0]
+
+
+def _tensor_converter():
+    """``column value -> sporax.Tensor`` (dicts, lists and tuples converted leaf by leaf)."""
+    from_array, from_value = tensor_factories()
 
     def convert(value):
         if isinstance(value, dict):  # a Python-object column: convert its leaves

@@ -284,7 +284,7 @@ class _Joined(tuple):
     """A ``FormattedText`` in a print's template: texts and ``_Slot``s."""
 
 
-graph_prints = [0]  # how many graph prints were traced: a program holding one waits for them (Program.outputs)
+graph_prints = [0]  # how many run-time prints were traced: a program holding one waits for them (Program.outputs)
 
 
 def graph_print(args):
@@ -340,6 +340,8 @@ def _traced_print(*args, **kwargs):
     # PyNative code compiled behind the user's back prints on every call, as PyNative does, so even a
     # print without tensors runs in the program. Ordered, so that it keeps its place among the others;
     # JAX orders callbacks only in programs on one device, so with several devices they stay unordered.
+    # Counted with the graph prints: the program's call waits for them, so they appear before it returns.
+    graph_prints[0] += 1
     jax.debug.callback(emit, *arrays, ordered=strict and jax.device_count() == 1)
     return None
 

@@ -23,6 +23,40 @@ def test_vocab_construction_and_lookups(vocab):
         text.Vocab.from_list(["a", "a"])
 
 
+_CORPUS = ["the cat sat on the mat", "the dog ate the cat food", "a bird sang on a tree"]
+_LETTERS = "a b c d e f g h i j k l m n o p q r s t u v".split()
+
+# (Vocab, the order MindSpore 2.10's vocab() lists its tokens in: its C++ unordered_map's iteration order)
+VOCAB_ORDERS = [
+    (lambda: text.Vocab.from_dataset(ds.GeneratorDataset(["Welcome to Beijing"], "text").map(
+        text.WhitespaceTokenizer())), ["to", "Welcome", "Beijing"]),
+    (lambda: text.Vocab.from_dict({"home": 3, "behind": 2, "the": 4, "world": 5, "<unk>": 6}),
+     ["home", "the", "world", "behind", "<unk>"]),
+    (lambda: text.Vocab.from_list(["w%d" % i for i in range(40)], special_tokens=["<pad>", "<unk>"]),
+     ["<pad>", "w38", "w36", "w35", "w34", "w33", "w32", "w29", "w10", "w37", "w14", "w11", "<unk>", "w16", "w6",
+      "w5", "w24", "w19", "w4", "w39", "w3", "w8", "w22", "w27", "w7", "w12", "w13", "w1", "w9", "w26", "w0",
+      "w21", "w15", "w30", "w18", "w17", "w20", "w23", "w31", "w28", "w2", "w25"]),
+    (lambda: text.Vocab.from_list(_LETTERS, special_tokens=["<s>", "</s>"], special_first=False),
+     ["t", "</s>", "v", "s", "r", "q", "o", "a", "<s>", "b", "u", "p", "h", "n", "d", "k", "c", "i", "f", "g", "e",
+      "j", "l", "m"]),
+    (lambda: text.Vocab.from_dataset(ds.GeneratorDataset(_CORPUS, "text").map(text.WhitespaceTokenizer()),
+                                     special_tokens=["<pad>", "<unk>"]),
+     ["tree", "<pad>", "<unk>", "the", "a", "on", "food", "cat", "mat", "ate", "bird", "dog", "sat", "sang"]),
+]
+
+
+@pytest.mark.parametrize("build, order", VOCAB_ORDERS)
+def test_vocab_lists_tokens_in_mindspore_order(build, order):
+    assert list(build().vocab()) == order
+
+
+def test_vocab_order_of_a_large_table():
+    """3000 tokens: the table grew through libstdc++'s primes up to 3209 buckets (MindSpore 2.10's first 12)."""
+    vocab = text.Vocab.from_list(["tok%d" % (index * 7919 % 100003) for index in range(3000)])
+    assert list(vocab.vocab())[:12] == ["tok16694", "tok85021", "tok77102", "tok61264", "tok45426", "tok29588",
+                                        "tok21669", "tok13750", "tok89996", "tok82077", "tok66239", "tok58320"]
+
+
 def test_vocab_from_file_and_dataset(tmp_path):
     path = tmp_path / "vocab.txt"
     path.write_text("hello,1\nworld,2\n")

@@ -3,6 +3,8 @@ import collections
 
 import numpy as np
 
+from sporax.dataset.text.cpp_map_order import iteration_order
+
 
 def _check_special(special_tokens, special_first):
     if special_tokens is not None and (not isinstance(special_tokens, (list, tuple)) or not all(
@@ -25,22 +27,26 @@ class Vocab:
     def __init__(self):
         self._ids = {}
         self._tokens = {}
+        self._inserted = []  # the order MindSpore's C++ table received the tokens: vocab() lists them as it does
 
     @classmethod
-    def _from_pairs(cls, pairs):
+    def _from_pairs(cls, pairs, inserted=None):
         vocab = cls()
         vocab._ids = dict(pairs)
         vocab._tokens = {index: token for token, index in vocab._ids.items()}
+        vocab._inserted = list(vocab._ids) if inserted is None else inserted
         return vocab
 
     @classmethod
-    def _with_specials(cls, words, special_tokens, special_first):
+    def _with_specials(cls, words, special_tokens, special_first, specials_inserted_last=True):
         specials = _check_special(special_tokens, special_first)
         clash = set(specials) & set(words)
         if clash:
             raise ValueError(f"special_tokens and word_list contain duplicate word: {sorted(clash)[0]}.")
         ordered = specials + list(words) if special_first else list(words) + specials
-        return cls._from_pairs((token, index) for index, token in enumerate(ordered))
+        # MindSpore's from_list/from_file store the words, then the special tokens; from_dataset stores by id
+        inserted = list(words) + specials if specials_inserted_last else ordered
+        return cls._from_pairs(((token, index) for index, token in enumerate(ordered)), inserted)
 
     @classmethod
     def from_list(cls, word_list, special_tokens=None, special_first=True):
@@ -63,7 +69,9 @@ class Vocab:
             if not isinstance(token, str) or isinstance(index, bool) or not isinstance(index, int) or index < 0:
                 raise ValueError(f"Vocab.from_dict: expected str keys and non-negative int ids, got {token!r}: "
                                  f"{index!r}.")
-        return cls._from_pairs(word_dict.items())
+        # the dict reaches MindSpore as a reserved C++ map (pybind) whose entries are copied into the Vocab's
+        inserted = iteration_order(list(word_dict), reserved=len(word_dict))
+        return cls._from_pairs(word_dict.items(), inserted)
 
     @classmethod
     def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None, special_first=True):
@@ -105,11 +113,12 @@ class Vocab:
         if top_k is not None:
             kept = kept[:top_k]
         specials = set(special_tokens or [])
-        return cls._with_specials([word for word, _ in kept if word not in specials], special_tokens, special_first)
+        return cls._with_specials([word for word, _ in kept if word not in specials], special_tokens, special_first,
+                                  specials_inserted_last=False)
 
     def vocab(self):
-        """The {token: id} dictionary."""
-        return dict(self._ids)
+        """The {token: id} dictionary, in the order MindSpore's C++ table iterates (see ``cpp_map_order``)."""
+        return {token: self._ids[token] for token in iteration_order(self._inserted)}
 
     def tokens_to_ids(self, tokens):
         """Id of a token (-1 when absent), or a list of ids for a list of tokens."""

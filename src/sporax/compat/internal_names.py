@@ -54,7 +54,7 @@ _AUTO_GENERATE_NAMES = {
         StackExt OneHotExt Scatter TopkExt CumsumExt SortExt FmodScalar GroupedMatmul Swiglu Outer
         MoeFinalizeRouting MoeInitRoutingV2 MoeTokenUnpermute MoeDistributeDispatch MoeDistributeCombine
         FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4 DropoutExt InplaceCopy
-        MaxDim MinDim NewOnes NewZeros SliceExt SliceExtView"""),
+        MaxDim MinDim NewOnes NewZeros SliceExt SliceExtView ListToTuple TupleToList"""),
     **_public_spellings("sporax.mint", "flatten_ext"),
     "clamp_scalar": "sporax.mint.clamp",  # MindSpore's two kernels of mint.clamp (number or Tensor bounds)
     "clamp_tensor": "sporax.mint.clamp",

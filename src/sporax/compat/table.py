@@ -286,6 +286,8 @@ ALIASES = {
     "mindspore.ops.operations.spectral_ops": "sporax.ops.operations",
     "mindspore.ops.operations.inner_ops": "sporax.ops.operations",
     "mindspore.ops.operations._sequence_ops": "sporax.ops.operations",
+    "mindspore.ops._utils": "sporax.ops.operations.scalar_ops",
+    "mindspore.ops._utils.arg_dtype_cast": "sporax.ops.operations.scalar_ops",
     "mindspore.ops.operations._scalar_ops": "sporax.ops.operations",
     "mindspore.ops.operations._quant_ops": "sporax.ops.operations",
     "mindspore.ops.operations._embedding_cache_ops": "sporax.ops.operations",

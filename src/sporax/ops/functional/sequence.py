@@ -52,6 +52,20 @@ def make_tuple(*elements):
     return tuple(elements)
 
 
+@op(inputs="input", dtypes=SCALAR, primitive="ListToTuple", samples=python_calls(([1, 2.5, (3,)],), ((1, 2),), ([],)),
+    reference=lambda data: (*data,), grad_check=False)
+def list_to_tuple(input):  # noqa: A002 - MindSpore's input name
+    """The elements of a list (or tuple) as a tuple (MindSpore's ``ListToTuple``; a non-iterable raises TypeError)."""
+    return tuple(input)
+
+
+@op(inputs="input", dtypes=SCALAR, primitive="TupleToList", samples=python_calls(((1, [2]),), ([1, 2],), ((),)),
+    reference=lambda data: [*data], grad_check=False)
+def tuple_to_list(input):  # noqa: A002 - MindSpore's input name
+    """The elements of a tuple (or list) as a list (MindSpore's ``TupleToList``; a non-iterable raises TypeError)."""
+    return list(input)
+
+
 @op(inputs="data", dtypes=SCALAR, primitive="sequence_len", samples=python_calls(((1, 2, 3),), ([1, 2],), ((),)),
     reference=lambda data: sum(1 for _ in data), grad_check=False)
 def tuple_len(data):

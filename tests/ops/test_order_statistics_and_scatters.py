@@ -1,4 +1,6 @@
 """Order statistics, nn functions, array embedding/segment ops and in-place scatters."""
+import re
+
 import numpy as np
 import pytest
 import scipy.special
@@ -170,6 +172,10 @@ def test_errors_name_the_op():
         ops.SegmentSum()(t(X), t(np.array([1, 0, 2])))
     with pytest.raises(ValueError, match="multi_margin_loss"):
         ops.multi_margin_loss(t(X), t(LABELS), reduction="avg")
+    # MindSpore 2.10 (functional, Cell and Primitive alike) takes Int64 class indices only
+    with pytest.raises(TypeError, match=re.escape("For primitive[MultiMarginLoss], the input argument[target] must be "
+                                                  "a type of {Tensor[Int64]}, but got Tensor[Int32].")):
+        ops.MultiMarginLoss()(t(X), t(LABELS.astype(np.int32)))
     with pytest.raises(ValueError, match="swiglu"):
         ops.swiglu(t(X[:, :3].copy()))
 

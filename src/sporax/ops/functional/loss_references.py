@@ -128,10 +128,11 @@ def triplet_samples(dtype):
 
 def multi_margin_samples(dtype):
     scores = _uniform((4, 3), dtype, -2.0, 2.0, 0)
-    return [Sample((scores, _classes((4,), 3, 1))),
-            Sample((scores, _classes((4,), 3, 2), _uniform((3,), dtype, 0.5, 2.0, 3)),
+    # MultiMarginLoss takes Int64 class indices only
+    return [Sample((scores, _classes((4,), 3, 1).astype(np.int64))),
+            Sample((scores, _classes((4,), 3, 2).astype(np.int64), _uniform((3,), dtype, 0.5, 2.0, 3)),
                    {"p": 2, "margin": 0.5, "reduction": "none"}),
-            Sample((scores[0], np.asarray(2, np.int32)), {"reduction": "sum"})]
+            Sample((scores[0], np.asarray(2, np.int64)), {"reduction": "sum"})]
 
 
 def multilabel_margin_samples(dtype):

@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_reduction
 from sporax.ops.functional.loss import _reduce, _regression
@@ -95,7 +96,9 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean
         p (int): 1 or 2. margin (float): the margin. weight (Tensor): (C,) class weights (of ``y``).
         reduction (str): 'none', 'mean' or 'sum'.
     """
-    _integer_target("multi_margin_loss", target)
+    if np.dtype(target.dtype) != np.int64:  # MindSpore 2.10's kernel takes Int64 class indices only
+        raise TypeError(f"For primitive[MultiMarginLoss], the input argument[target] must be a type of "
+                        f"{{Tensor[Int64]}}, but got Tensor[{mstype.from_numpy_dtype(np.dtype(target.dtype))}].")
     if p not in (1, 2):
         raise ValueError(f"For 'multi_margin_loss', 'p' must be 1 or 2, but got {p!r}.")
     check_reduction("multi_margin_loss", reduction)

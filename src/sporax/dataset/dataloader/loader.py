@@ -115,15 +115,8 @@ class DataLoader:
         in_order (bool, optional): yield in index order. Default: ``True``.
 
     Examples:
-        >>> from mindspore.dataset.dataloader import DataLoader, Dataset
-        >>> class MapStyleDataset(Dataset):
-        ...     def __init__(self, data):
-        ...         self.data = data
-        ...     def __getitem__(self, index):
-        ...         return self.data[index]
-        ...     def __len__(self):
-        ...         return len(self.data)
-        >>> print(list(DataLoader(MapStyleDataset(range(2)))))
+        >>> from mindspore.dataset.dataloader import DataLoader
+        >>> print(list(DataLoader([0, 1])))  # any object with __getitem__ and __len__ is a map-style dataset
         [Tensor(shape=[1], dtype=Int64, value= [0]), Tensor(shape=[1], dtype=Int64, value= [1])]
     """
 

@@ -130,7 +130,8 @@ def test_collate_and_convert_as_mindspore():
     assert default_collate([np.float32(1.5), np.float32(2.5)]).dtype == ms.float32
     assert repr(default_collate([True, False])) == "Tensor(shape=[2], dtype=Bool, value= [ True, False])"
     assert default_collate(["a", "b"]) == ["a", "b"]
-    assert repr(default_convert({"data": np.array([0, 1, 2])})) == "{'data': Tensor(shape=[3], dtype=Int64, value= [0, 1, 2])}"
+    assert repr(default_convert({"data": np.array([0, 1, 2])})) == (
+        "{'data': Tensor(shape=[3], dtype=Int64, value= [0, 1, 2])}")
     assert default_convert(np.array(["text"])).tolist() == ["text"]
     converted = default_convert((np.array([1.0]), 3))
     assert isinstance(converted, list) and converted[1] == 3 and converted[0].dtype == ms.float64

@@ -25,7 +25,8 @@ class _Fetcher:
 
     def reset(self):
         """Restart an iterable-style dataset's stream."""
-        self.stream, self.ended = (iter(self.dataset), False) if isinstance(self.dataset, IterableDataset) else (None, False)
+        self.stream = iter(self.dataset) if isinstance(self.dataset, IterableDataset) else None
+        self.ended = False
 
     def fetch(self, index):
         if self.stream is None:

@@ -81,8 +81,9 @@ class WorkerRounds:
     def fetch(self, index):
         """The next worker's result for ``index``; ``StopIteration`` once every worker has ended."""
         while any(self.live):
-            worker = next(position % len(self.workers) for position in range(self.last + 1, self.last + 1 + len(self.workers))
-                          if self.live[position % len(self.workers)])
+            count = len(self.workers)
+            worker = next(position % count for position in range(self.last + 1, self.last + 1 + count)
+                          if self.live[position % count])
             self.last = worker
             info, fetcher = self.workers[worker]
             try:

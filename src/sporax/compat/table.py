@@ -330,7 +330,6 @@ ALIASES = {
     "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.base": "sporax.nn.wrap.boost_processes",
-    "mindspore.boost.boost_cell_wrapper": "sporax.nn.wrap.boost_train_step",
 }
 
 # Private names MindSpore defines at a legacy path and user code subclasses or calls (``from

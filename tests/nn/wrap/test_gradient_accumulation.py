@@ -65,25 +65,3 @@ def test_bad_max_accumulation_step_is_refused(steps):
 def test_the_optimizer_must_be_an_optimizer():
     with pytest.raises(TypeError, match="'optimizer' must be an optimizer Cell"):
         GradientAccumulation(2, nn.Dense(2, 1))
-
-
-def test_boost_train_step_at_level_o0_is_the_train_step():
-    """mindspore.boost.BoostTrainOneStepCell, two Momentum steps (MindSpore 2.10: without ``sens`` the step
-    returns None, its no-sens path has no return; with sens=2.0 it returns the losses 15.875, 9.063517)."""
-    from sporax.nn.wrap.boost_train_step import BoostTrainOneStepCell
-    x = Tensor(np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], np.float32))
-    y = Tensor(np.array([[1.0, 0.0], [0.0, 1.0]], np.float32))
-    expected = {None: ([None, None], [[0.42046875, 0.09156254, -0.80124992], [0.37078124, -0.2940625, -0.87875003]],
-                       [-0.64218748, -0.62031251]),
-                2.0: ([15.875, 9.063517], [[0.34937507, -0.16874993, -0.9849999], [0.29562503, -0.84124994, -1.00499988]],
-                      [-0.68374997, -0.59625006])}
-    for sens, (losses, weight, bias) in expected.items():
-        net = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
-        step = BoostTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
-                                     nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9), sens=sens)
-        got = [step(x, y) for _ in range(2)]
-        assert [None if loss is None else pytest.approx(float(loss), rel=1e-5) for loss in got] == losses
-        np.testing.assert_allclose(net.weight.asnumpy(), weight, rtol=1e-5, atol=1e-6)
-        np.testing.assert_allclose(net.bias.asnumpy(), bias, rtol=1e-5, atol=1e-6)
-        assert (step.freeze, step.use_grad_accumulation, step.enable_dim_reduce, step.enable_adasum,
-                step.max_accumulation_step) == (False, False, False, False, 1)

@@ -161,7 +161,7 @@ def split(tensor, split_size_or_sections, axis=0):
 
 
 @op(view=True, mint=spelling("chunk", "input, chunks, dim=0", axis="dim"), dtypes=ANY, inline=True,
-    grad_check=False,
+    grad_check=False, constant_settings=("chunks", "axis"),
     samples=shaped(((7, 2), {"chunks": 3}), ((2, 4), {"chunks": 2, "axis": 1})), reference=_numpy_chunk)
 def chunk(input, chunks, axis=0):
     """Split ``input`` into at most ``chunks`` pieces of size ``ceil(length / chunks)``."""

@@ -127,6 +127,8 @@ def test_chunk_under_jit_needs_constant_chunks_and_dim():
     pieces = mint.chunk(x, ms.mutable(2), ms.mutable(0))
     np.testing.assert_array_equal(pieces[1].asnumpy(), np.arange(10, 20).reshape(5, 2))
     assert len(by_chunks(x, 3)) == 3  # a plain int is a constant
+    with pytest.raises(RuntimeError, match="'split_size_or_sections' is a unknown variable"):
+        ms.jit(lambda x, size: ops.split(x, size, 0))(x, ms.mutable(1))  # MindSpore: "the output_num is ValueAny"
 
 
 def test_an_axis_of_length_zero_unstacks_to_nothing():

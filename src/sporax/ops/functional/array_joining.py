@@ -139,7 +139,7 @@ def _split_at(array, sizes, axis):
 
 
 @op(view=True, mint=spelling("split", "tensor, split_size_or_sections, dim=0", axis="dim"),
-    inputs="tensor", dtypes=ANY, inline=True, grad_check=False,
+    inputs="tensor", dtypes=ANY, inline=True, grad_check=False, constant_settings=("split_size_or_sections",),
     samples=shaped(((5, 2), {"split_size_or_sections": 2}), ((3, 4), {"split_size_or_sections": (1, 3), "axis": 1})),
     reference=_numpy_split_by)
 def split(tensor, split_size_or_sections, axis=0):

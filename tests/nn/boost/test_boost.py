@@ -97,6 +97,25 @@ def test_freeze_opt_steps_train_the_scheduled_group_and_wrap():
     assert int(step.step.asnumpy()) == RECORDED["freeze_step"]
 
 
+def test_auto_boost_manual_gradient_accumulation_applies_the_mean_every_second_step():
+    # MindSpore 2.10 GRAPH_MODE recording; its PyNative step raises TypeError where it resets the step counter.
+    config = boost.AutoBoost("O0", {"boost": {"mode": "manual", "grad_accumulation": True},
+                                    "grad_accumulation": {"grad_accumulation_step": 2}})
+    assert config.boost_config["grad_accumulation"] and config.grad_accumulation_step == 2
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Net()
+        step = boost.BoostTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                                           sens=1.0)
+        assert step.use_grad_accumulation and step.max_accumulation_step == 2
+        for index in range(3):
+            loss = float(step(*_batch(index)).asnumpy())
+            np.testing.assert_allclose(loss, RECORDED["accumulation_losses"][index], rtol=1e-5)
+            _assert_params(net, RECORDED["accumulation_params"][index])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 def test_gradient_freeze_schedules_and_errors():
     freeze = boost.GradientFreeze(3, 0, 0.5, 5)
     assert freeze.generate_freeze_index_sequence(3, 0, 0.5, 5) == RECORDED["seq0"]

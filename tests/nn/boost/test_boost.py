@@ -166,3 +166,22 @@ def test_boost_levels_checked_and_the_loss_scaled_step_has_no_cpu_kernel():
             step(*_batch(0))
     with pytest.raises(TypeError, match="The scale_sense must be Cell or Tensor"):
         boost.BoostTrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params()), 8)
+
+
+def test_the_loss_scaled_step_off_cpu_unscales_and_skips_overflowing_updates(monkeypatch):
+    # Off CPU (MindSpore's GPU path: an all-finite test of the unscaled gradients): scale 8 gives the plain step.
+    from sporax.nn.boost import boost_train_step
+
+    real_get_context = boost_train_step.context.get_context
+    monkeypatch.setattr(boost_train_step.context, "get_context",
+                        lambda key: "GPU" if key == "device_target" else real_get_context(key))
+    net = Net()
+    step = boost.BoostTrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()),
+                                                    nn.SGD(net.trainable_params(), 0.1), Tensor(np.float32(8.0)))
+    loss, overflow, scale = step(*_batch(0))
+    assert not bool(overflow.asnumpy()) and float(scale.asnumpy()) == 8.0
+    np.testing.assert_allclose(float(loss.asnumpy()), RECORDED["sens_losses"][0], rtol=1e-5)
+    _assert_params(net, RECORDED["nosens_params"])  # MindSpore's unscaled SGD step
+    _, overflow, _ = step(Tensor(np.full((2, 4), np.inf, np.float32)), _batch(0)[1])
+    assert bool(overflow.asnumpy())
+    _assert_params(net, RECORDED["nosens_params"])  # the overflowing step left the weights

@@ -261,8 +261,14 @@ def test_mindspore_boost_serves_gradient_accumulation(hook):
     assert boost.GradientAccumulation is canonical.GradientAccumulation
     assert gradient_accumulation_op is canonical.gradient_accumulation_op
     assert gradient_clear_op is canonical.gradient_clear_op
-    with pytest.raises(AttributeError, match="does not provide mindspore.boost.AutoBoost"):
-        boost.AutoBoost  # noqa: B018 - MindSpore's other boost algorithms are not provided
+    from mindspore.boost.boost_cell_wrapper import BoostTrainOneStepCell
+
+    import sporax.nn.boost as canonical_boost
+
+    assert boost.AutoBoost is canonical_boost.AutoBoost
+    assert BoostTrainOneStepCell is canonical_boost.BoostTrainOneStepCell
+    with pytest.raises(AttributeError, match="does not provide mindspore.boost.GroupLossScaleManager"):
+        boost.GroupLossScaleManager  # noqa: B018 - the grouped loss scale (Ascend's) is not provided
 
 
 def test_lazy_inline_at_mindspore_graph_path(hook):

@@ -111,6 +111,26 @@ def test_value_dependent_ops_explain_under_jit():
         jax.jit(lambda a: ops.nonzero(Tensor._wrap(a))._value)(jnp.ones(3))
 
 
+def test_chunk_under_jit_needs_constant_chunks_and_dim():
+    # MindSpore 2.10 (jit or a GRAPH_MODE Cell): "For ChunkView, the chunk (dims) is a unknown variable, which is not
+    # supported now." (RuntimeError), where other settings compile or run eagerly; PyNative takes mutable values.
+    import sporax as ms
+    from sporax import mint
+
+    x = T(np.arange(20, dtype=np.float32).reshape(10, 2))
+    by_chunks = ms.jit(lambda x, chunks: mint.chunk(x, chunks, 0))
+    by_dim = ms.jit(lambda x, dim: mint.chunk(x, 2, dim))
+    with pytest.raises(RuntimeError, match="'chunks' is a unknown variable"):
+        by_chunks(x, ms.mutable(2))
+    with pytest.raises(RuntimeError, match="'axis' is a unknown variable"):
+        by_dim(x, ms.mutable(0))
+    pieces = mint.chunk(x, ms.mutable(2), ms.mutable(0))
+    np.testing.assert_array_equal(pieces[1].asnumpy(), np.arange(10, 20).reshape(5, 2))
+    assert len(by_chunks(x, 3)) == 3  # a plain int is a constant
+    with pytest.raises(RuntimeError, match="'split_size_or_sections' is a unknown variable"):
+        ms.jit(lambda x, size: ops.split(x, size, 0))(x, ms.mutable(1))  # MindSpore: "the output_num is ValueAny"
+
+
 def test_an_axis_of_length_zero_unstacks_to_nothing():
     # MindSpore 2.10 gives () for both
     assert ops.unstack(T(np.zeros((0, 3), np.float32))) == ()

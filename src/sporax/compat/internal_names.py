@@ -131,8 +131,6 @@ NAMES = {
     # ``nn.layer``'s CosineSimilarity is a Cell; the ``mindspore.nn`` one is the metric (sporax.nn's).
     **dict.fromkeys(("mindspore.nn.layer", "mindspore.nn.layer.math"),
                     {"CosineSimilarity": "sporax.nn.layer.math_cells.CosineSimilarity"}),
-    "mindspore.boost": {name: f"sporax.nn.wrap.boost_processes.{name}"
-                        for name in ("OptimizerProcess", "ParameterProcess")},
     "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"

@@ -326,8 +326,12 @@ ALIASES = {
     "mindspore.onnx": "sporax.io.onnx_export",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
     "mindspore.ops.functional_overload": "sporax.mint",
-    # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---
-    "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
+    # --- mindspore.boost (mindcv's TrainStep subclasses its GradientAccumulation) ---
+    "mindspore.boost": "sporax.nn.boost",
+    "mindspore.boost.boost": "sporax.nn.boost.auto_boost",
+    "mindspore.boost.boost_cell_wrapper": "sporax.nn.boost.boost_train_step",
+    "mindspore.boost.grad_freeze": "sporax.nn.boost.gradient_freeze",
+    "mindspore.boost.less_batch_normalization": "sporax.nn.boost.less_batch_normalization",
     "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.base": "sporax.nn.wrap.boost_processes",
 }

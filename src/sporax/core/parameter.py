@@ -409,6 +409,14 @@ class ParameterTuple(tuple):
         if not all(isinstance(item, Parameter) for item in items):
             raise TypeError("For ParameterTuple initialization, ParameterTuple input should be 'Parameter' "
                             f"collection, but got a {type(iterable)}. ")
+        # Two Parameters of one name cannot be told apart in a checkpoint or a compiled graph: MindSpore 2.10
+        # refuses them (the same Parameter twice is one Parameter). Cells kept in a plain list are not registered,
+        # so their Parameters keep their bare names ('weight'): collecting two such is the common way here.
+        owners = {}
+        for item in items:
+            if owners.setdefault(item.name, item) is not item:
+                raise ValueError(f"The value {item!r} , its name '{item.name}' already exists. Please set a unique "
+                                 "name for the parameter.")
         return tuple.__new__(cls, items)
 
     def clone(self, prefix, init="same"):

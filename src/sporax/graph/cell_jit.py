@@ -46,10 +46,28 @@ def traceable_construct(cell):
     return converted(cell.construct)
 
 
+def _check_unregistered_names(cell, states):
+    """MindSpore 2.10's GRAPH_MODE error for a Parameter outside ``cell``'s registered tree (a Cell kept in a plain
+    list or tuple attribute keeps its bare names: 'weight') whose name another Parameter of the graph has."""
+    registered = {id(parameter) for parameter in cell.get_parameters()}
+    names = {}
+    for state in states:
+        if getattr(state, "name", None) is not None:
+            names.setdefault(state.name, []).append(state)
+    for state in states:
+        if id(state) not in registered and len(names.get(getattr(state, "name", None), ())) > 1:
+            raise RuntimeError(f"The parameter {state.name!r} of '{type(cell).__name__}.construct', its name "
+                               f"'{state.name}' already exists. Please set a unique name for the parameter. (Cells "
+                               "kept in a plain list or tuple attribute are not registered and keep their Parameters' "
+                               "bare names; hold them in nn.CellList or nn.SequentialCell.)")
+
+
 def _build(cell):
     """The builder of ``cell``'s programs for ``ProgramCache.lookup``."""
 
     def build(args, kwargs, arrays, discovered):
+        if context.get_context("mode") == context.GRAPH_MODE:
+            _check_unregistered_names(cell, discovered.states)
         owned = {id(state) for state in discovered.states}
         args, kwargs = skeleton(args, kwargs, owned)
         record = {}

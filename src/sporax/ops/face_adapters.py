@@ -1,6 +1,7 @@
 """Adapters around an op-table entry's runner (``face_runners.runner``): results written into the inputs
 MindSpore updates in place (``storing``, ``updating``, through the state layer's ``write``), and inputs that may
-be one Tensor instead of a sequence of them (``one_or_many``).
+be one Tensor instead of a sequence of them (``one_or_many``), and settings that must be constants when
+compiled (``constant_settings``).
 
 Example:
     >>> import numpy as np
@@ -12,6 +13,8 @@ Example:
     >>> weight.asnumpy().tolist()
     [1.0, 1.0]
 """
+import jax
+
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
 from sporax.state.assign import write
@@ -71,3 +74,20 @@ def one_or_many(entry, run):
         return result[0] if isinstance(result, tuple) and len(result) == 1 else result
 
     return run_one_or_many
+
+
+def constant_settings(entry, run):
+    """``run`` that refuses a value of ``entry.constant_settings`` known only when a compiled function runs."""
+    op_name = entry.name
+    positions = [(list(entry.signature.parameters).index(name), name) for name in entry.constant_settings]
+
+    def run_with_constants(*values):
+        for position, name in positions:
+            value = values[position] if position < len(values) else None
+            if isinstance(value, Tensor) and isinstance(value._value, jax.core.Tracer):
+                raise RuntimeError(f"For '{op_name}', the '{name}' is a unknown variable, which is not supported "
+                                   "now: it decides how many outputs there are, so it must be a constant when the "
+                                   "function is compiled (pass a plain Python int, not mutable(...) or a Tensor).")
+        return run(*values)
+
+    return run_with_constants

@@ -24,7 +24,7 @@ from jax.core import Tracer
 from sporax.core.tensor import Tensor
 from sporax.ops import sparse_operands
 from sporax.ops._dispatch import array_of, binary_call, promoted_arrays, wrap
-from sporax.ops.face_adapters import one_or_many, updating
+from sporax.ops.face_adapters import constant_settings, one_or_many, updating
 from sporax.ops.face_inputs import READERS, scalar_or, sequence_reader, setting_value
 from sporax.ops.lowering import channels_last
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
@@ -304,6 +304,8 @@ def runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
     if entry.dtypes == SCALAR:
         return _python_runner(entry)
+    if entry.constant_settings:
+        return constant_settings(entry, runner(dataclasses.replace(entry, constant_settings=())))
     if entry.view:  # the results share the first input's storage (PyNative view ops)
         return views.sharing_storage(runner(dataclasses.replace(entry, view=False)))
     if entry.eager:

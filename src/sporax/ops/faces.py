@@ -169,6 +169,13 @@ def _stored(primitive_name, attribute, form, value):
                     f"{type(value)}.")
 
 
+def _offer_io_names(primitive, entry):
+    """A generated Primitive without MindSpore's recorded io names (``primitive_io_names``) offers its op-table
+    inputs as ``input_names`` (outside ``attrs``: MindSpore 2.10's generated Primitives keep none there)."""
+    if "input_names" not in primitive.attrs:
+        primitive.input_names, primitive.output_names = list(entry.inputs), ["output"]
+
+
 def primitive_class(entry, module):
     """MindSpore's Primitive class of ``entry``: ``__init__`` takes the attributes named by
     ``entry.primitive_attrs``, ``__call__`` takes the op's other arguments in order."""
@@ -185,12 +192,11 @@ def primitive_class(entry, module):
             if form is not None:
                 value = _stored(name, attribute, form, value)
             self.add_prim_attr(attribute, value)  # the attribute and its ``attrs`` entry
-        # MindSpore 2.10's generated Primitives keep no io names in ``attrs``; sporax still offers them.
-        self.input_names, self.output_names = list(entry.inputs), ["output"]
+        _offer_io_names(self, entry)
 
     def init_without_attributes(self):
         Primitive.__init__(self, name)
-        self.input_names, self.output_names = list(entry.inputs), ["output"]
+        _offer_io_names(self, entry)
 
     init_without_attributes.__qualname__ = f"{name}.__init__"  # errors read ``Exp.__init__() takes ...``
 

@@ -206,6 +206,10 @@ class Op:
         view: the result (each result, for a tuple) is a view of the first input, as MindSpore's view ops in
             PyNative mode: eager writes into either show in the other (``sporax.state.views``). The kernel must
             only pick elements (reshape, transpose, slicing), never compute new ones.
+        constant_settings: settings MindSpore's compiler needs as constants because they decide how many Tensors
+            the op returns (``chunk``'s ``chunks`` and ``axis``): a value known only when the compiled function
+            runs (``mutable``, or computed there) raises RuntimeError naming the op and the setting, as
+            MindSpore 2.10, instead of the eager fallback other settings get.
     """
     name: str
     kernel: Callable
@@ -238,6 +242,7 @@ class Op:
     random: Callable = None
     draws: Callable = None
     updates: tuple = ()
+    constant_settings: tuple = ()
     nullable: tuple = ()
     eager: bool = False
     one_or_many: tuple = None
@@ -321,7 +326,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
        updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
-       writer=None, view=False, snapshot=False):
+       writer=None, view=False, snapshot=False, constant_settings=()):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
@@ -371,7 +376,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
                    scalars=scalars, writes=writes, random=random, draws=draws,
                    updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
                    reference_dtype=reference_dtype, writer=writer, view=view,
-                   snapshot=snapshot)
+                   snapshot=snapshot, constant_settings=tuple(constant_settings))
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

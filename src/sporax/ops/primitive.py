@@ -13,6 +13,7 @@ import functools
 import inspect
 
 from sporax.ops.op_table import PRIMITIVES
+from sporax.ops.primitive_io_names import IO_NAMES
 from sporax.state.discovery import is_parameter
 
 
@@ -27,6 +28,10 @@ class Primitive:
         self.name = name or type(self).__name__
         self.attrs = {}
         self.instance_name = ""
+        # sporax's own Primitives record MindSpore 2.10's io names where MindSpore's do (a user's subclass of
+        # the same name records its own, as in MindSpore)
+        if self.name in IO_NAMES and type(self).__module__.startswith("sporax."):
+            self.init_prim_io_names(*IO_NAMES[self.name])
 
     def _sporax_reachable(self):
         # State discovery walks a Cell's Primitives through this: a seeded random Primitive keeps its stream's

@@ -18,10 +18,12 @@ import time
 
 import numpy as np
 
+from sporax import log
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.sink import BlockFeeder, SinkLoop
+from sporax.nn.boost import AutoBoost
 from sporax.nn.cell import Cell
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.parallel import context_view, data_parallel
@@ -101,7 +103,9 @@ class Model:
         eval_network (Cell): a network returning ``(loss, outputs, label)`` for evaluation.
         eval_indexes (list): positions of loss, outputs and label in the eval network's result.
         amp_level (str): mixed precision level; 'O0' (float32).
-        boost_level (str): 'O0' (sporax has no boost modes).
+        boost_level (str): 'O0', or 'O1'/'O2': ``mindspore.boost``'s ``AutoBoost`` (a process-wide setting fixed
+            by the first Model) rebuilds the network and optimizer (LessBN, gradient freezing) when an
+            optimizer and an evaluation (``metrics`` or ``eval_network``) are given.
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
@@ -119,10 +123,12 @@ class Model:
         self._loss_scale_manager = kwargs.get("loss_scale_manager")
         self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._amp_level = amp_level
+        self._boost_level = kwargs.get("acc_level", boost_level)
+        eval_network = self._build_boost_network(kwargs.get("boost_config_dict", ""), eval_network, metrics)
         self._metric_fns = get_metrics(metrics)
         self._train_network = self._build_train_network()
         self._eval_network, self._eval_indexes = self._build_eval_network(eval_network, eval_indexes)
-        self._predict_network = network
+        self._predict_network = self._network
         self._sink_loops = {}
         # Which mode Model last put the backbone in. As in MindSpore, a training step switches it back
         # to training when an evaluation or prediction (a callback calling model.eval mid-epoch) left it
@@ -130,15 +136,32 @@ class Model:
         self._backbone_is_train = True
 
     # --- networks ---------------------------------------------------------------------------
+    def _build_boost_network(self, boost_config_dict, eval_network, metrics):
+        """Apply AutoBoost's functions to the network and optimizer, as MindSpore; returns ``eval_network``
+        with them applied."""
+        processor = AutoBoost(self._boost_level, boost_config_dict)
+        if processor.level not in ("O1", "O2"):
+            return eval_network
+        if self._optimizer is None:
+            log.warning("In boost mode, the optimizer must be defined.")
+        elif eval_network is None and metrics is None:
+            log.warning("In boost mode, the eval_network and metrics cannot be undefined at the same time.")
+        else:
+            self._network, self._optimizer = processor.network_auto_process_train(self._network, self._optimizer)
+            if eval_network is not None:
+                eval_network = processor.network_auto_process_eval(eval_network)
+        return eval_network
+
     def _build_train_network(self):
         network = self._network
         if self._optimizer is None:
             return network if self._loss_fn is None else WithLossCell(network, self._loss_fn)
-        if self._amp_level != "O0" or self._loss_scale_manager is not None:
+        if self._amp_level != "O0" or self._loss_scale_manager is not None or self._boost_level != "O0":
             options = {"keep_batchnorm_fp32": self._keep_bn_fp32}
             if self._loss_scale_manager is not None:  # unset: the level's default manager
                 options["loss_scale_manager"] = self._loss_scale_manager
-            return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level, **options)
+            return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                       boost_level=self._boost_level, **options)
         if self._loss_fn is not None:
             network = WithLossCell(network, self._loss_fn)
         return TrainOneStepCell(network, self._optimizer)

@@ -12,6 +12,7 @@ from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.state.conditional import run_if
 
 gradient_accumulation_op = ops.MultitypeFuncGraph("gradient_accumulation_op")
 gradient_clear_op = ops.MultitypeFuncGraph("gradient_clear_op")
@@ -74,9 +75,15 @@ class GradientAccumulation(Cell):
     def construct(self, loss, grads):
         loss = ops.depend(loss, self.hyper_map(
             ops.partial(gradient_accumulation_op, self._max_accumulation_step), self._grad_accumulation, grads))
-        self._accumulation_step += 1
-        if self._accumulation_step >= self._max_accumulation_step:
-            loss = ops.depend(loss, self.optimizer(self._grad_accumulation))
-            loss = ops.depend(loss, self.hyper_map(gradient_clear_op, self._grad_accumulation))
-            ops.assign(self._accumulation_step, ops.zeros_like(self._accumulation_step))
+        ops.assign_add(self._accumulation_step, ops.ones_like(self._accumulation_step))
+        # The update runs only on the last call of each round: under a trace as a conditional write of the
+        # states it touches (one compiled program, no host read of the counter).
+        states = [parameter for _, parameter in self.parameters_and_names()]
+        run_if(self._accumulation_step >= self._max_accumulation_step, self._apply_accumulated, states)
         return loss
+
+    def _apply_accumulated(self):
+        """Run the optimizer on the accumulated gradients, then clear them and the counter."""
+        self.optimizer(self._grad_accumulation)
+        self.hyper_map(gradient_clear_op, self._grad_accumulation)
+        ops.assign(self._accumulation_step, ops.zeros_like(self._accumulation_step))

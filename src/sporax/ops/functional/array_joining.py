@@ -139,7 +139,7 @@ def _split_at(array, sizes, axis):
 
 
 @op(view=True, mint=spelling("split", "tensor, split_size_or_sections, dim=0", axis="dim"),
-    inputs="tensor", dtypes=ANY, inline=True, grad_check=False,
+    inputs="tensor", dtypes=ANY, inline=True, grad_check=False, constant_settings=("split_size_or_sections",),
     samples=shaped(((5, 2), {"split_size_or_sections": 2}), ((3, 4), {"split_size_or_sections": (1, 3), "axis": 1})),
     reference=_numpy_split_by)
 def split(tensor, split_size_or_sections, axis=0):
@@ -161,7 +161,7 @@ def split(tensor, split_size_or_sections, axis=0):
 
 
 @op(view=True, mint=spelling("chunk", "input, chunks, dim=0", axis="dim"), dtypes=ANY, inline=True,
-    grad_check=False,
+    grad_check=False, constant_settings=("chunks", "axis"),
     samples=shaped(((7, 2), {"chunks": 3}), ((2, 4), {"chunks": 2, "axis": 1})), reference=_numpy_chunk)
 def chunk(input, chunks, axis=0):
     """Split ``input`` into at most ``chunks`` pieces of size ``ceil(length / chunks)``."""

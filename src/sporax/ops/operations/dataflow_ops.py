@@ -57,9 +57,8 @@ class GeSwitch(Primitive):
         ``(false_output, true_output)``: ``data`` on the branch ``pred`` selects, ``None`` (dead) on the other.
     """
 
-    @prim_attr_register
     def __init__(self):
-        self.init_prim_io_names(["data", "pred"], ["false_output", "true_output"])
+        Primitive.__init__(self, "GeSwitch")  # no io names: MindSpore 2.10's records none
 
     def __call__(self, data, pred):
         return (None, data) if _predicate("GeSwitch", pred) else (data, None)
@@ -75,9 +74,8 @@ class Merge(Primitive):
         ``(output, index)``: the live input and its position (an Int32 scalar Tensor).
     """
 
-    @prim_attr_register
     def __init__(self):
-        self.init_prim_io_names(["inputs"], ["output", "index"])
+        Primitive.__init__(self, "Merge")  # no io names: MindSpore 2.10's records none
 
     def __call__(self, *inputs):
         if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):

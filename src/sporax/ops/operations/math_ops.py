@@ -24,8 +24,9 @@ def _elementwise(name, function, inputs, summary):
            "    Outputs:\n        Tensor.\n")
 
     def __init__(self):
-        Primitive.__init__(self, name)
-        self.init_prim_io_names(inputs, ["output"])
+        Primitive.__init__(self, name)  # MindSpore's io names, where its class records them (primitive_io_names)
+        if "input_names" not in self.attrs:
+            self.input_names, self.output_names = list(inputs), ["output"]
 
     def __call__(self, *args):
         if len(args) != len(inputs):

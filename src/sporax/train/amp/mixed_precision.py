@@ -7,6 +7,7 @@ the white list run in float16 and hand float32 back to their neighbours (O1).
 """
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
+from sporax.nn.boost import BoostTrainOneStepCell, BoostTrainOneStepWithLossScaleCell
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import Dense
 from sporax.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose
@@ -157,11 +158,17 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         optimizer (Optimizer): the optimizer.
         loss_fn (Cell): the loss (computed in float32). Default: None (the network returns the loss).
         level (str): 'O0', 'O1', 'O2', 'O3' or 'auto'.
+        boost_level (str): 'O0', or 'O1'/'O2' for ``mindspore.boost``'s train steps (``BoostTrainOneStepCell``).
         kwargs: ``keep_batchnorm_fp32``, ``cast_model_type``, ``loss_scale_manager`` override the level's
             defaults (O2 uses a DynamicLossScaleManager; ``loss_scale_manager=None`` turns scaling off).
     """
     if level not in _LEVELS:
         raise ValueError(f"For 'build_train_network', level must be one of {_LEVELS}, got {level!r}.")
+    if boost_level not in ("O0", "O1", "O2"):
+        raise ValueError(f"The 'boost_level' should be in : ['O0', 'O1', 'O2'], but got {boost_level}.")
+    step, scaled_step = TrainOneStepCell, TrainOneStepWithLossScaleCell
+    if boost_level != "O0":
+        step, scaled_step = BoostTrainOneStepCell, BoostTrainOneStepWithLossScaleCell
     settings = dict(_LEVEL_DEFAULTS[level])
     settings.update({key: value for key, value in kwargs.items() if value is not None and key in settings})
     if "loss_scale_manager" in kwargs and kwargs["loss_scale_manager"] is None:
@@ -178,13 +185,13 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     if manager == "dynamic":
         manager = DynamicLossScaleManager()
     if manager is None:
-        train_network = TrainOneStepCell(network, optimizer)
+        train_network = step(network, optimizer)
     elif isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
         # As MindSpore: the gradients stay scaled; the optimizer's own ``loss_scale`` (the user sets it to
         # the manager's value) divides them back, so the optimizer is left as it was built.
-        train_network = TrainOneStepCell(network, optimizer, sens=manager.get_loss_scale())
+        train_network = step(network, optimizer, sens=manager.get_loss_scale())
     else:
-        train_network = TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=manager.get_update_cell())
+        train_network = scaled_step(network, optimizer, scale_sense=manager.get_update_cell())
     # As MindSpore: the returned Cell (and the network in it) is in training mode, so BatchNorm
     # normalises with batch statistics and updates its moving ones, Dropout drops.
     return train_network.set_train()

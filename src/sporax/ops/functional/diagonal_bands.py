@@ -125,7 +125,7 @@ def _band_samples(make_arrays):
 def _diag_samples(dtype):
     vectors, bands = operands(((2, 3),), ((2, 3, 3),))(dtype)
     zero, seven = np.asarray(0, dtype), np.asarray(7, dtype)  # padding_value: a Tensor input
-    return [(vectors.arrays + (zero,), {}), (vectors.arrays + (seven,), {"k": 1, "num_rows": 3, "num_cols": 5}),
+    return [(vectors.arrays + (zero,), {"k": 0}), (vectors.arrays + (seven,), {"k": 1, "num_rows": 3, "num_cols": 5}),
             (bands.arrays + (zero,), {"k": (-1, 1), "align": "LEFT_RIGHT"})]
 
 

@@ -187,3 +187,30 @@ def test_integer_parameter_gradient_is_the_derivative_as_an_int():
         np.testing.assert_array_equal(weight_grad.asnumpy(), [[7, 16], [27, 0]])
         np.testing.assert_array_equal(inputs[0].asnumpy(), [[1, 4], [9, 16]])
     ms.set_context(mode=previous)
+
+
+class _SparseToDense(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.to_dense = ops.SparseToDense()
+
+    def construct(self, indices, values, shape):
+        return self.to_dense(indices, values, shape)
+
+
+def test_bool_input_gets_its_gradient_as_bool():
+    """MindSpore 2.10, both modes: GradOperation(get_all=True, sens_param=True) of SparseToDense with Bool values
+    [True, True] at [[0, 1], [1, 2]] into (3, 3), sensitivity arange(9) as Bool, gives the values [True, True]
+    (Bool) and the indices [[0, 0], [0, 0]] (Int32)."""
+    indices = Tensor(np.array([[0, 1], [1, 2]], np.int32))
+    values = Tensor(np.array([True, True]))
+    sens = Tensor(np.arange(9).reshape(3, 3).astype(np.bool_))
+    previous = ms.get_context("mode")
+    try:
+        for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+            ms.set_context(mode=mode)
+            grads = GradOperation(get_all=True, sens_param=True)(_SparseToDense())(indices, values, (3, 3), sens)
+            assert grads[1].dtype == ms.bool_ and grads[1].asnumpy().tolist() == [True, True]
+            assert grads[0].dtype == ms.int32 and not grads[0].asnumpy().any()
+    finally:
+        ms.set_context(mode=previous)

@@ -42,3 +42,33 @@ def test_padding_value_input_gets_mindspores_zero_gradient(mode):
     np.testing.assert_array_equal(grad_x.asnumpy(), GRAD_X)
     np.testing.assert_array_equal(grad_k.asnumpy(), [0, 0])
     assert float(grad_padding.asnumpy()) == 0.0
+
+
+class Diagonal(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.op = ops.MatrixDiagV3(align="LEFT_RIGHT")
+
+    def construct(self, x, k, num_rows, num_cols, padding_value):
+        return self.op(x, k, num_rows, num_cols, padding_value)
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_matrix_diag_padding_value_input_gets_mindspores_zero_gradient(mode):
+    """MindSpore 2.10 CPU, both modes (tests/st's dynamic-shape gradient test of MatrixDiagV3): x [[8, 9, 0], [1, 2,
+    3], [0, 4, 5]], k Tensor([-1, 1]), num_rows = num_cols = Tensor(3), padding_value Tensor(11.0), align
+    'LEFT_RIGHT' give [[1, 8, 11], [4, 2, 9], [11, 5, 3]]; GradOperation(get_all=True) gives x [[1, 1, 0], [1, 1, 1],
+    [0, 1, 1]], k [0, 0], num_rows 0, num_cols 0 and padding_value 0.0 (the derivative would be 2.0)."""
+    x = Tensor(np.array([[8, 9, 0], [1, 2, 3], [0, 4, 5]]), mstype.float32)
+    args = (x, Tensor(np.array([-1, 1]), mstype.int32), Tensor(3, mstype.int32), Tensor(3, mstype.int32),
+            Tensor(11, mstype.float32))
+    ms.set_context(mode=mode)
+    try:
+        out = Diagonal()(*args)
+        grads = ops.GradOperation(get_all=True)(Diagonal())(*args)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 8, 11], [4, 2, 9], [11, 5, 3]])
+    np.testing.assert_array_equal(grads[0].asnumpy(), [[1, 1, 0], [1, 1, 1], [0, 1, 1]])
+    np.testing.assert_array_equal(grads[1].asnumpy(), [0, 0])
+    assert [int(grads[2].asnumpy()), int(grads[3].asnumpy()), float(grads[4].asnumpy())] == [0, 0, 0.0]

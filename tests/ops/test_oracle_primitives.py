@@ -38,7 +38,16 @@ def test_matches_mindspore(case):
         for got, want in zip(result, expected):
             np.testing.assert_allclose(np.asarray(got, float), np.asarray(want, float), rtol=2e-5, atol=2e-5)
     else:
+        assert np.shape(result) == np.shape(expected)
         np.testing.assert_allclose(np.asarray(result, float), np.asarray(expected, float), rtol=2e-5, atol=2e-5)
     params = [plain(a) for a in args if isinstance(a, Parameter)]
     for got, want in zip(params, case["params"]):
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "uint8"])
+def test_selu_refuses_integers_without_a_kernel(dtype):
+    # MindSpore 2.10: "For primitive[SeLU], the input argument[input_x] must be a type of {Tensor[Float16],
+    # Tensor[Float32], Tensor[Float64], Tensor[Int32], Tensor[Int8]}"
+    with pytest.raises(TypeError, match="selu.*Int8 or Int32"):
+        ops.SeLU()(Tensor(np.array([3, 1], dtype)))

@@ -46,7 +46,10 @@ def float0_to_zeros(gradient, primal):
 
 
 def is_integer(value):
-    return not isinstance(value, (tuple, dict)) and jnp.issubdtype(value.dtype, jnp.integer)
+    """An integer or Bool input: JAX has no tangents for it, its gradient comes from a float32 run (MindSpore's
+    bprops give Bool inputs theirs too, e.g. SparseToDense's values)."""
+    return not isinstance(value, (tuple, dict)) and (jnp.issubdtype(value.dtype, jnp.integer)
+                                                     or value.dtype == jnp.bool_)
 
 
 def tensors_only(value):

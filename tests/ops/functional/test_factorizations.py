@@ -1,6 +1,6 @@
-"""ops/functional/factorizations: the ``LU`` kernel, reached as MindSpore reaches it, through a user's
-Primitive subclass named 'LU' (``mindspore.scipy.ops.LU`` declares only the interface), against values
-recorded from MindSpore 2.10's CPU kernel."""
+"""ops/functional/factorizations: the ``LU`` and ``QR`` kernels, reached as MindSpore reaches them, through a user's
+Primitive subclass named 'LU' (``mindspore.scipy.ops.LU`` declares only the interface) or 'QR' (tests/st's
+test_qr_op), against values recorded from MindSpore 2.10's CPU kernel."""
 import numpy as np
 import pytest
 import scipy.linalg
@@ -43,3 +43,27 @@ def test_lu_rejects_integers_and_non_square_matrices():
         LU()(Tensor(A.astype(np.int32)))
     with pytest.raises(ValueError, match=r"For 'LU', 'input' must be a batch of \(\.\.\., M, M\) square"):
         LU()(Tensor(A[:, :2].astype(np.float32)))
+
+
+class QR(PrimitiveWithInfer):
+    @prim_attr_register
+    def __init__(self, mode="full"):
+        super().__init__(name="QR")
+
+
+# MindSpore 2.10, graph mode, of [[1, 2], [3, 4], [5, 6]] (Float32): mode 'r' gives the full q as well
+Q_FULL = [[-0.169031, 0.897085, 0.408249], [-0.507092, 0.276027, -0.816496], [-0.845154, -0.345033, 0.408248]]
+R_FULL = [[-5.91608, -7.437357], [0.0, 0.828078], [0.0, 0.0]]
+
+
+@pytest.mark.parametrize("mode, q, r", [("full", Q_FULL, R_FULL), ("r", Q_FULL, R_FULL),
+                                        ("economic", [row[:2] for row in Q_FULL], R_FULL[:2])])
+def test_user_qr_primitive_runs_the_qr_kernel(mode, q, r):
+    got_q, got_r = QR(mode)(Tensor(np.array([[1., 2.], [3., 4.], [5., 6.]], np.float32)))
+    np.testing.assert_allclose(got_q.asnumpy(), q, atol=1e-5)
+    np.testing.assert_allclose(got_r.asnumpy(), r, atol=1e-5)
+
+
+def test_user_qr_primitive_refuses_an_unknown_mode():
+    with pytest.raises(ValueError, match="For 'QR', 'mode'"):
+        QR("complete")(Tensor(np.eye(2, dtype=np.float32)))

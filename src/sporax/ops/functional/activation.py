@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import random_state
+from sporax.core import dtype as mstype, random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.op_table import (ANY, FLOAT_NUMBER, INEXACT, INT_TUPLE, NUMBER, TO_FLOAT, CellSpec, Distribution,
@@ -247,11 +247,32 @@ def elu(input_x, alpha=1.0):
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
-@op(inputs="input_x", primitive="SeLU", cells=(CellSpec("SeLU"), CellSpec("SELU", namespace="mint.nn")), position_wise=True, samples=unary(avoid=0.0),
-    mint=spelling("selu", "input", input_x="input", namespaces="mint.nn.functional"),
-    reference=lambda input_x: _SELU_SCALE * np.where(input_x > 0, input_x, _SELU_ALPHA * np.expm1(input_x)))
+_SELU_INTEGERS = (np.dtype(np.int8), np.dtype(np.int32))
+
+
+def _selu_integers(input_x):
+    """SeLU of Int8/Int32 in the integer type, as MindSpore 2.10's CPU kernel computes it: the scales cast to the
+    type are 1, so positive values stay and the others are ``expm1`` in Float32 truncated (0, or -1 below -17)."""
+    return np.where(input_x > 0, input_x, np.expm1(input_x.astype(np.float32)).astype(input_x.dtype))
+
+
+def _selu_reference(input_x):
+    if input_x.dtype.kind in "iu":
+        return _selu_integers(input_x)
+    return _SELU_SCALE * np.where(input_x > 0, input_x, _SELU_ALPHA * np.expm1(input_x))
+
+
+@op(dtypes=NUMBER, inputs="input_x", primitive="SeLU", cells=(CellSpec("SeLU"), CellSpec("SELU", namespace="mint.nn")),
+    position_wise=True, samples=unary(avoid=0.0), mint=spelling("selu", "input", input_x="input", namespaces="mint.nn.functional"),
+    reference=_selu_reference)
 def selu(input_x):
-    """Scaled exponential linear unit."""
+    """Scaled exponential linear unit (Int8 and Int32 too, computed in the integer type)."""
+    if input_x.dtype.kind in "iu":
+        if input_x.dtype not in _SELU_INTEGERS:
+            raise TypeError(f"For 'selu', 'input_x' must be a Tensor of Float16, Float32, Float64, Int8 or Int32, but "
+                            f"got Tensor[{mstype.from_numpy_dtype(input_x.dtype)}]; cast it first, e.g. "
+                            "ops.cast(x, mindspore.float32).")
+        return jnp.where(input_x > 0, input_x, jnp.expm1(input_x.astype(jnp.float32)).astype(input_x.dtype))
     return jax.nn.selu(input_x)
 
 
@@ -386,6 +407,8 @@ def prelu(input, weight):
     slope = weight.astype(input.dtype)
     if slope.ndim == 1 and input.ndim >= 2 and slope.shape[0] != 1:
         slope = slope.reshape((1, -1) + (1,) * (input.ndim - 2))
+    elif input.ndim == 0 and slope.size == 1:  # the output has the input's shape: a 0-d input stays 0-d
+        slope = slope.reshape(())
     return jnp.where(input > 0, input, input * slope)
 
 

@@ -124,8 +124,14 @@ def _band_samples(make_arrays):
 
 def _diag_samples(dtype):
     vectors, bands = operands(((2, 3),), ((2, 3, 3),))(dtype)
-    return [(vectors.arrays, {}), (vectors.arrays, {"k": 1, "num_rows": 3, "num_cols": 5, "padding_value": 7}),
-            (bands.arrays, {"k": (-1, 1), "align": "LEFT_RIGHT"})]
+    zero, seven = np.asarray(0, dtype), np.asarray(7, dtype)  # padding_value: a Tensor input
+    return [(vectors.arrays + (zero,), {"k": 0}), (vectors.arrays + (seven,), {"k": 1, "num_rows": 3, "num_cols": 5}),
+            (bands.arrays + (zero,), {"k": (-1, 1), "align": "LEFT_RIGHT"})]
+
+
+def _numpy_diag_of_inputs(x, padding_value, k=0, num_rows=-1, num_cols=-1, align="RIGHT_LEFT"):
+    """``_numpy_diag`` with the Tensor inputs first (the op table passes them in ``inputs`` order)."""
+    return _numpy_diag(x, k, num_rows, num_cols, padding_value, align)
 
 
 def _diag_part_samples(dtype):
@@ -144,8 +150,9 @@ def _set_diag_samples(dtype):
     return [(single.arrays, {}), (band.arrays, {"k": (0, 1), "align": "RIGHT_RIGHT"})]
 
 
-@op(inputs="x", dtypes=ANY, primitive="MatrixDiagV3", primitive_attrs=("align",), samples=_band_samples(_diag_samples),
-    reference=_numpy_diag)
+# padding_value is a Tensor input here too, with MindSpore's zero gradient (as MatrixDiagPartV3's below)
+@op(inputs=("x", "padding_value"), scalars="padding_value", dtypes=ANY, primitive="MatrixDiagV3",
+    primitive_attrs=("align",), grad_check=False, samples=_band_samples(_diag_samples), reference=_numpy_diag_of_inputs)
 def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     """Matrices whose band ``k`` holds the packed diagonals ``x`` and whose other entries are ``padding_value``.
 
@@ -186,7 +193,7 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
         here = d == diagonal
         slot[here] = np.minimum(i, j)[here] + offset
     gathered = packed[..., np.where(inside, high - d, 0), np.where(inside, slot, 0)]
-    return jnp.where(inside, gathered, _scalar_of(padding_value, array.dtype))
+    return jnp.where(inside, gathered, jax.lax.stop_gradient(_scalar_of(padding_value, array.dtype)))
 
 
 # padding_value is a Tensor input (MindSpore's too): a network's input, it is traced under GradOperation. Its

@@ -48,6 +48,23 @@ def qr(input, mode="reduced"):
     return tuple(jnp.linalg.qr(array, mode=mode))
 
 
+_QR_KERNEL_MODES = {"full": "complete", "economic": "reduced", "r": "complete"}
+
+
+def _numpy_qr_kernel(x, mode="full"):
+    return tuple(np.linalg.qr(x, mode=_QR_KERNEL_MODES[mode]))
+
+
+@op(primitive="QR", inputs="x", primitive_attrs=("mode",), samples=with_settings(_wide_and_tall, {"mode": "economic"}),
+    reference=_numpy_qr_kernel, grad_check=False)  # signs as LAPACK's, like ``qr``
+def qr_kernel(x, mode="full"):
+    """MindSpore's CPU kernel ``QR`` (a Primitive named 'QR', as scipy's ``linalg.qr``): ``(q, r)`` of an (M, N)
+    matrix; ``mode`` 'full' ((M, M), (M, N)), 'economic' ((M, K), (K, N)) or 'r' (the full ones, r the result)."""
+    if mode not in _QR_KERNEL_MODES:
+        raise ValueError(f"For 'QR', 'mode' must be 'full', 'r' or 'economic', but got {mode!r}.")
+    return tuple(jnp.linalg.qr(_matrix_shape("QR", x), mode=_QR_KERNEL_MODES[mode]))
+
+
 def _numpy_svd(input, full_matrices=False, compute_uv=True):
     dtype = np.result_type(input)
     if not compute_uv:

@@ -129,7 +129,9 @@ def gather_elements(input, dim, index):
 @op(inputs=("x", "index"), indices="index", dtypes=ANY, primitive="GatherD",
     samples=_ELEMENT_SAMPLES, reference=lambda x, index, dim: _numpy_take_elements(x, dim, index))
 def gather_d(x, dim, index):
-    """Alias of ``gather_elements``."""
+    """Alias of ``gather_elements``; ``dim`` may also be a one-element Tensor (``Tensor([1])``), as GatherD's."""
+    if isinstance(dim, tuple) and len(dim) == 1:  # a 1-d Tensor setting is read as a tuple
+        dim = dim[0]
     return _take_elements("gather_d", x, dim, index)
 
 

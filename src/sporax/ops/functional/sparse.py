@@ -24,6 +24,7 @@ from sporax.core.sparse_csr import _csr_to_dense as csr_values_to_dense
 from sporax.core.tensor import Tensor
 from sporax.ops import op_table, samples
 from sporax.ops.face_inputs import concrete
+from sporax.ops.functional import sparse_components
 from sporax.ops.faces import make_function
 from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of, positions, record_of
 
@@ -246,8 +247,8 @@ def sparse_to_dense(indices, values, sparse_shape):
     index_array = su.check_tensor("SparseToDense", "indices", indices)._value
     value_array = su.check_tensor("SparseToDense", "values", values)._value
     shape = tuple(int(dim) for dim in sparse_shape)
-    dense = jnp.zeros(shape, value_array.dtype)
-    return wrap(dense.at[tuple(index_array[:, axis] for axis in range(len(shape)))].add(value_array, mode="drop"))
+    return wrap(sparse_components.scatter_last(tuple(index_array[:, axis] for axis in range(len(shape))),
+                                               value_array, shape))
 
 
 def _coalesce_samples(dtype):

@@ -21,6 +21,8 @@ Example:
     >>> SparseDenseCwiseMul()(indices, Tensor([2.0, 3.0]), (2, 2), Tensor([10.0, 100.0])).asnumpy().tolist()
     [200.0, 30.0]
 """
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -254,7 +256,7 @@ def sparse_softmax(indices, values, shape):
 
 
 def _to_dense_samples(dtype):
-    # the last index repeats the first: SparseToDense sums repeated indices
+    # the last index repeats the first: SparseToDense keeps the value written last
     indices = np.concatenate([_COO_INDICES, _COO_INDICES[:1]])
     return [op_table.Sample((indices, samples.values((4,), dtype)), {"sparse_shape": (3, 4)})]
 
@@ -262,20 +264,39 @@ def _to_dense_samples(dtype):
 def _to_dense_reference(indices, values, sparse_shape):
     dense = np.zeros(_shape(sparse_shape), np.asarray(values).dtype)
     for point, value in zip(np.asarray(indices).tolist(), np.asarray(values)):
-        dense[tuple(point)] += value
+        dense[tuple(point)] = value
     return dense
+
+
+def scatter_last(index_columns, values, shape):
+    """Zeros of ``shape`` with ``values`` written at the points ``index_columns`` (one index array per axis) one
+    after the other, as MindSpore's SparseToDense kernel writes them: a repeated point keeps the value written last,
+    a point outside ``shape`` is dropped. (XLA's scatter leaves the winner among repeats unspecified, so the last
+    writer of each element is found first.)"""
+    size = math.prod(shape)
+    if values.shape[0] == 0:
+        return jnp.zeros(shape, values.dtype)
+    inside = jnp.ones(values.shape[0], bool)
+    flat = jnp.zeros(values.shape[0], jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
+    for column, dim in zip(index_columns, shape):
+        inside &= (column >= 0) & (column < dim)
+        flat = flat * dim + column.astype(flat.dtype)
+    flat = jnp.where(inside, flat, size)  # past the end: dropped
+    writer = jnp.zeros(size, jnp.int32).at[flat].max(jnp.arange(1, values.shape[0] + 1, dtype=jnp.int32), mode="drop")
+    picked = values[jnp.maximum(writer - 1, 0)]
+    return jnp.where(writer > 0, picked, jnp.zeros((), values.dtype)).reshape(shape)
 
 
 @op_table.op(inputs=("indices", "values"), dtypes=op_table.ANY, indices="indices", samples=_to_dense_samples,
              reference=_to_dense_reference, grad_check=False)
 def sparse_to_dense(indices, values, sparse_shape):
     """``SparseToDense``: the dense Tensor of ``sparse_shape`` holding ``values`` at ``indices`` (N, rank), zeros
-    elsewhere; the values of a repeated index add up."""
+    elsewhere; a repeated index keeps the value written last."""
     shape = _shape(sparse_shape)
     if indices.ndim != 2 or indices.shape[1] != len(shape) or values.shape != indices.shape[:1]:
         raise ValueError(f"For 'SparseToDense', 'indices' must be (N, {len(shape)}) and 'values' (N,), but got "
                          f"{tuple(indices.shape)} and {tuple(values.shape)}.")
-    return jnp.zeros(shape, values.dtype).at[tuple(indices.T)].add(values)
+    return scatter_last(tuple(indices.T), values, shape)
 
 
 # --- outputs sized by values: read on the host (``eager``), as MindSpore's CPU kernels ---------

@@ -30,6 +30,7 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, graph_worded,
                                                 refused, unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
+from sporax.graph.control_flow.graph_members import rewrite_member_reads
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
@@ -245,6 +246,7 @@ def _convert(plain):
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
     _check_cell_classmethod_calls(node, plain)
     members = _rewrite_plain_members(node, plain)
+    members = rewrite_member_reads(node, RUNTIME) or members  # Parameter.name ...: MindSpore's RuntimeError
     params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     try:  # MindSpore's graph reads a declared global and drops what the function assigns to it
         declared = rewrite_declared(node, RUNTIME)

@@ -21,6 +21,7 @@ from sporax.graph.control_flow.calls import (call, call_instance, inline_lambda,
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
 from sporax.graph.control_flow.formatted_strings import formatted  # noqa: F401 - converted code calls it here
+from sporax.graph.control_flow.graph_members import graph_member  # noqa: F401 - converted code calls it here
 from sporax.graph.control_flow.module_globals import augmented_global, declared_global, global_name  # noqa: F401
 from sporax.graph.control_flow.raise_statement import assert_message, raised  # noqa: F401 - converted code
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401

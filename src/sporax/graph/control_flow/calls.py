@@ -8,7 +8,7 @@ import types
 import numpy as np
 
 from sporax.core import context
-from sporax.graph.control_flow import call_arguments, interpreted_calls, switch
+from sporax.graph.control_flow import call_arguments, interpreted_calls, list_methods, switch
 from sporax.graph.control_flow.sequences import SEQUENCE_BUILTINS
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.core.tensor import Tensor
@@ -59,6 +59,8 @@ def _call(function, args, kwargs):
     interpreted_calls.refuse_below_lax(function, args, kwargs)
     if isinstance(getattr(function, "__self__", None), str) and getattr(function, "__name__", None) == "format":
         _check_format(args, kwargs)
+    if isinstance(getattr(function, "__self__", None), list):
+        list_methods.check(getattr(function, "__name__", ""), function.__self__, args, kwargs)
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""

@@ -32,6 +32,7 @@ Functions:
     ``binary_error(op, error, a, b)``: the teaching error for a failed binary jnp call: a
         ValueError when the shapes do not broadcast, else a TypeError naming the dtypes.
     ``describe(value)``: a short description of a value for error messages.
+    ``failed_calling(op, arg, value)``: MindSpore's first line for a non-Tensor given for a Tensor argument.
 """
 import functools
 import numbers
@@ -68,8 +69,31 @@ def array_of(op_name, arg_name, value):
         return value
     if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         return jnp.asarray(value)
-    raise TypeError(f"For '{op_name}', the argument '{arg_name}' must be a Tensor, "
-                    f"but got {describe(value)}.")
+    raise TypeError(f"{failed_calling(op_name, arg_name, value)}For '{op_name}', the argument '{arg_name}' must be a "
+                    f"Tensor, but got {describe(value)}.")
+
+
+_GRAPH_SCALARS = {str: "String", bool: "Bool", int: "Int64", float: "Float32", type(None): "None"}
+
+
+def _graph_type(value):
+    """MindSpore's graph name of a Python value's type: ``String``, ``List[Int64*2]``, ``Tuple[Int64, String]``."""
+    if isinstance(value, (list, tuple)):
+        kinds = [_graph_type(item) for item in value]
+        inside = f"{kinds[0]}*{len(kinds)}" if kinds and len(set(kinds)) == 1 else ", ".join(kinds)
+        return f"{'List' if isinstance(value, list) else 'Tuple'}[{inside}]"
+    return _GRAPH_SCALARS.get(type(value), type(value).__name__)
+
+
+def failed_calling(op_name, arg_name, value):
+    """MindSpore 2.10's first line (and a line break) for an op's Tensor argument given a non-Tensor value,
+    ``Failed calling Add with "other=String".``; '' where the op has no Primitive in the op table."""
+    from sporax.ops.op_table import TABLE
+
+    primitive = getattr(TABLE.get(op_name), "primitive", None)
+    if not primitive:
+        return ""
+    return f'Failed calling {primitive} with "{arg_name}={_graph_type(value)}".\n'
 
 
 def float_array_of(op_name, arg_name, value):

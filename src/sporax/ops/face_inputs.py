@@ -21,7 +21,7 @@ import numpy as np
 
 from sporax.core import jax_private
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
+from sporax.ops._dispatch import array_of, describe, failed_calling, float_array_of, inexact_array_of, numeric_array_of
 from sporax.ops.op_table import (ANY, COMPLEX, COO, CREATION, CSR, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL,
                                  TO_FLOAT, TO_FLOAT64)
 from sporax.ops.sparse_operands import sparse_reader
@@ -98,8 +98,8 @@ def scalar_or(read):
         if isinstance(value, np.generic) and value.dtype.kind in "biuf":  # ``np.float32(2.5)``: a number
             return value.item()
         if not isinstance(value, (Tensor, jax.Array, np.ndarray, numbers.Number)):
-            raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a Python number, "
-                            f"but got {describe(value)}.")
+            raise TypeError(f"{failed_calling(op_name, arg_name, value)}For '{op_name}', '{arg_name}' must be a "
+                            f"Tensor or a Python number, but got {describe(value)}.")
         return read(op_name, arg_name, value)
     return readscalar_or_tensor
 

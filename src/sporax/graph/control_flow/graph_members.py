@@ -2,10 +2,12 @@
 ``requires_grad`` and ``layerwise_parallel``, a Cell's ``trainable_params`` and ``get_parameters``.
 
 ``rewrite_member_reads`` turns each read of such an attribute into ``runtime.graph_member(value, "name")``;
-``graph_member`` raises MindSpore's RuntimeError when ``value`` is a Parameter (or a Cell), else reads it.
+``graph_member`` raises MindSpore's RuntimeError when ``value`` is a Parameter (its strict-mode AttributeError below
+the LAX syntax level) or a Cell, else reads it.
 """
 import ast
 
+from sporax.core.context import LAX, jit_syntax_level
 from sporax.core.parameter import Parameter
 from sporax.state.discovery import is_cell
 
@@ -16,6 +18,12 @@ _CELL_METHODS = frozenset(("trainable_params", "get_parameters"))
 def graph_member(value, attribute):
     """``value.attribute`` in compiled code, refused as MindSpore's graph refuses it (read it in __init__)."""
     if attribute in _PARAMETER_MEMBERS and isinstance(value, Parameter):
+        if jit_syntax_level() != LAX:  # below LAX: its strict-mode AttributeError, the Parameter typed as a Ref
+            raise AttributeError(
+                f"In JIT strict mode, cannot get attributes {attribute} or the Ref[Tensor[{value.dtype}]] object has "
+                f"no attribute: '{attribute}'. Set the environment variable MS_DEV_JIT_SYNTAX_LEVEL to 2 (or the "
+                "context's or the Cell's jit_syntax_level to LAX) to enable the JIT lax mode and support the current "
+                "syntax.")
         raise RuntimeError(
             f"Failed to compile in GRAPH_MODE because the 'Parameter' object's method '{attribute}' is not supported "
             f"in 'construct' or function with @jit decorator. Try to use the 'Parameter.{attribute}' externally such "

@@ -1,6 +1,6 @@
 """MindSpore 2.10's graph-syntax errors (issue 23 point 3), one program per row, at each jit_syntax_level.
 
-The programs (graph_syntax_statements, graph_syntax_values) were run on MindSpore 2.10 (CPU, GRAPH_MODE, Cells and
+The programs (graph_syntax_statements, graph_syntax_values, graph_syntax_members) were run on MindSpore 2.10 (CPU, GRAPH_MODE, Cells and
 ``ms.jit`` functions, ``set_context(jit_syntax_level=...)``): RECORDED holds what it did, per level ('ALL' when the
 three agree): ``raise`` with the exception type and the start of its first message line that sporax's message
 states too (sporax adds its fix hint after it), or ``runs`` with the result's type and value. DIFFERENCES pins what
@@ -12,6 +12,7 @@ import pytest
 import sporax as ms
 from sporax import Tensor
 from tests.graph.control_flow import test_graph_syntax_errors as errors
+from tests.graph.control_flow import graph_syntax_members as members
 from tests.graph.control_flow import graph_syntax_statements as statements, graph_syntax_values as values
 
 _LEVELS = {"STRICT": ms.STRICT, "COMPATIBLE": ms.COMPATIBLE, "LAX": ms.LAX}
@@ -161,7 +162,43 @@ RECORDED = [
     (values.JitFnGlobalWrite, 'ALL', 'ok', 'Tensor', [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]),
     (values.JitFnListReturnClass, 'ALL', 'ok', 'BoxJitFnListReturnClass', None),
     # the graph appends to its own copy of a Cell's list attribute (sporax.graph.attribute_views)
-    (values.ListAttrAppend, 'ALL', 'ok', 'Tensor', [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),]
+    (values.ListAttrAppend, 'ALL', 'ok', 'Tensor', [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),
+    # op errors: MindSpore's first line, sporax's explanation on the next ones
+    (members.BroadcastAdd, 'LAX', 'raise', 'ValueError',
+     "For 'Add', input1.shape and input2.shape need to broadcast. The value of input1.shape[2] or input2.shape[2] "
+     "must be 1 or -1 when they are not the same, but got input1.shape = [2, 3] and input2.shape = [3, 4]"),
+    (members.BroadcastWhere, 'LAX', 'raise', 'ValueError',
+     "For 'Select', input.shape and other.shape need to broadcast. The value of input.shape[3] or other.shape[4] "
+     "must be 1 or -1 when they are not the same, but got input.shape = [2, 3] and other.shape = [3, 2, 4]"),
+    (members.TensorPlusString, 'LAX', 'raise', 'TypeError',
+     'Failed calling Add with "Add()(input=Tensor, other=string)".'),
+    (members.TensorTimesString, 'LAX', 'raise', 'TypeError',
+     'Failed calling Mul with "Mul()(input=Tensor, other=string)".'),
+    (members.TensorPlusNone, 'LAX', 'raise', 'TypeError', 'Failed calling add with "add(None)".'),
+    (members.TensorLessNone, 'LAX', 'raise', 'TypeError', 'Failed calling less with "less(Tensor, None)".'),
+    (members.OpsAddString, 'LAX', 'raise', 'TypeError', 'Failed calling Add with "other=String".'),
+    (members.OpsSubList, 'LAX', 'raise', 'TypeError', 'Failed calling Sub with "other=List[Int64*2]".'),
+    # members the graph refuses to read
+    (members.ParameterName, 'LAX', 'raise', 'RuntimeError',
+     "Failed to compile in GRAPH_MODE because the 'Parameter' object's method 'name' is not supported in "
+     "'construct' or function with @jit decorator. Try to use the 'Parameter.name' externally such as initialized "
+     "in the method '__init__' before assigning."),
+    (members.ParameterName, 'STRICT', 'raise', 'AttributeError',
+     "In JIT strict mode, cannot get attributes name or the Ref[Tensor[Float32]] object has no attribute: 'name'."),
+    (members.TrainableParamsInGraph, 'STRICT+LAX', 'raise', 'RuntimeError',
+     "Failed to compile in GRAPH_MODE because the method or function 'mindspore.nn.cell.Cell.trainable_params' is "
+     "not supported in 'construct' or function with @jit decorator."),
+    (members.CellListSlice, 'LAX', 'ok', 'Tensor', [[6.0, 6.0, 6.0], [6.0, 6.0, 6.0]]),
+    (members.TupleAppend, 'LAX', 'raise', 'AttributeError', "'Tuple' object has no attribute 'append'"),
+    (members.IntAttribute, 'LAX', 'raise', 'AttributeError', "'Int' object has no attribute 'no_attr'"),
+    # list methods
+    (members.ListPopEmpty, 'LAX', 'raise', 'IndexError', 'The pop index out of range.'),
+    (members.ListInsertString, 'LAX', 'raise', 'TypeError',
+     'The second input to ListInplaceInsert must be int scalar but got StringImm'),
+    (members.ListExtendNumber, 'LAX', 'raise', 'TypeError', 'For ListInplaceExtend, the second input should be '
+     'tuple or list but got: AbstractScalar(Type: Int64, Value: 3, Shape: NoShape)'),
+    (members.ListAppendNothing, 'LAX', 'raise', 'TypeError',
+     'The parameters number of the function is 2, but the number of provided arguments is 1.'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

@@ -1,0 +1,122 @@
+"""Op errors, members and list methods in compiled code: programs MindSpore 2.10's graph compiler refuses or runs,
+one per name (``Net`` classes and ``ms.jit`` functions, each called with a (2, 3) Tensor of ones).
+test_graph_syntax_corpus calls each at the levels its table names against the recorded result."""
+# flake8: noqa
+import numpy as np
+
+import sporax as ms
+from sporax import Parameter, Tensor, nn, ops
+
+
+class BroadcastAdd(nn.Cell):
+    def construct(self, x):
+        return x + Tensor(np.ones((3, 4), np.float32))
+
+
+@ms.jit
+def BroadcastWhere(x):
+    return ops.where(x > 0, x, Tensor(np.ones((3, 2, 4), np.float32)))
+
+
+class TensorPlusString(nn.Cell):
+    def construct(self, x):
+        return x + "a"
+
+
+class TensorTimesString(nn.Cell):
+    def construct(self, x):
+        return x * "a"
+
+
+class TensorPlusNone(nn.Cell):
+    def construct(self, x):
+        return x + None
+
+
+class TensorLessNone(nn.Cell):
+    def construct(self, x):
+        return x < None
+
+
+class OpsAddString(nn.Cell):
+    def construct(self, x):
+        return ops.add(x, "a")
+
+
+class OpsSubList(nn.Cell):
+    def construct(self, x):
+        return ops.sub(x, [1, 2])
+
+
+class ParameterName(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones(3, np.float32)), name="weight")
+    def construct(self, x):
+        return x * self.w, self.w.name
+
+
+class TrainableParamsInGraph(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones(3, np.float32)), name="weight")
+    def construct(self, x):
+        return x + len(self.trainable_params())
+
+
+class Scaled(nn.Cell):
+    def __init__(self, k):
+        super().__init__()
+        self.w = Parameter(Tensor(np.full(3, k, np.float32)), name="w")
+    def construct(self, x):
+        return x * self.w
+
+
+class CellListSlice(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([Scaled(1.), Scaled(2.), Scaled(3.)])
+    def construct(self, x):
+        for layer in self.layers[1:]:
+            x = layer(x)
+        return x
+
+
+@ms.jit
+def TupleAppend(x):
+    t = (1, 2)
+    t.append(3)
+    return x
+
+
+@ms.jit
+def IntAttribute(x):
+    n = 3
+    return n.no_attr
+
+
+@ms.jit
+def ListPopEmpty(x):
+    items = []
+    return x + items.pop()
+
+
+@ms.jit
+def ListInsertString(x):
+    items = [1, 2]
+    items.insert("a", 3)
+    return x
+
+
+@ms.jit
+def ListExtendNumber(x):
+    items = [1, 2]
+    items.extend(3)
+    return x
+
+
+@ms.jit
+def ListAppendNothing(x):
+    items = [1, 2]
+    items.append()
+    return x

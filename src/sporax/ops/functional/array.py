@@ -89,13 +89,20 @@ def identity(x):
 
 
 # --- shape changes ----------------------------------------------------------------------------
+def _const_vector(shape):
+    """A shape as MindSpore's graph prints it in Reshape's errors: ``[const vector]{3, 4}``."""
+    return "[const vector]{" + ", ".join(str(dim) for dim in shape) + "}"
+
+
 def _resolve_shape(op_name, old_shape, new_shape):
-    """Fill a single -1 in ``new_shape`` and check the element count matches."""
+    """Fill a single -1 in ``new_shape`` and check the element count matches; a failure's first line is
+    MindSpore 2.10's graph-mode text, sporax's explanation follows."""
     total = int(np.prod(old_shape, dtype=np.int64))
     unknown = [i for i, dim in enumerate(new_shape) if dim == -1]
     if len(unknown) > 1 or any(dim < -1 for dim in new_shape):
-        raise ValueError(f"For '{op_name}', the shape {new_shape} may hold at most one -1 and no "
-                         "other negative size.")
+        raise ValueError(f"For primitive[Reshape], at most one component of shape can be -1, but got "
+                         f"{_const_vector(new_shape)}\nFor '{op_name}', the shape {new_shape} may hold at most "
+                         "one -1 and no other negative size.")
     known = int(np.prod([dim for dim in new_shape if dim != -1], dtype=np.int64))
     if unknown:
         if known == 0 or total % known:
@@ -103,8 +110,10 @@ def _resolve_shape(op_name, old_shape, new_shape):
                              f"({total} elements) into {new_shape}.")
         new_shape = tuple(total // known if dim == -1 else dim for dim in new_shape)
     elif known != total:
-        raise ValueError(f"For '{op_name}', cannot reshape a tensor of shape {tuple(old_shape)} "
-                         f"({total} elements) into {new_shape} ({known} elements).")
+        raise ValueError(f"For primitive[Reshape], the accumulate of x_shape must be equal to out_shape, but got "
+                         f"x_shape: {_const_vector(old_shape)}, and out_shape: {_const_vector(new_shape)}\n"
+                         f"For '{op_name}', cannot reshape a tensor of shape {tuple(old_shape)} ({total} elements) "
+                         f"into {new_shape} ({known} elements).")
     return new_shape
 
 

@@ -120,3 +120,38 @@ def ListAppendNothing(x):
     items = [1, 2]
     items.append()
     return x
+
+
+class ReshapeTooMany(nn.Cell):
+    def construct(self, x):
+        return x.reshape(4, 2)
+
+
+class ReshapeTwoUnknown(nn.Cell):
+    def construct(self, x):
+        return x.reshape(-1, -1)
+
+
+class AssignWrongShape(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.ones(2, np.float32)), name="p")
+    def construct(self, x):
+        ops.assign(self.p, x)
+        return self.p * 1
+
+
+class CellDictMissing(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.d = nn.CellDict({"a": Scaled(2.)})
+    def construct(self, x):
+        return self.d["zz"](x)
+
+
+class CellListOutOfRange(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([Scaled(1.)])
+    def construct(self, x):
+        return self.layers[3](x)

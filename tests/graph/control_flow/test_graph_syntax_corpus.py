@@ -198,7 +198,16 @@ RECORDED = [
     (members.ListExtendNumber, 'LAX', 'raise', 'TypeError', 'For ListInplaceExtend, the second input should be '
      'tuple or list but got: AbstractScalar(Type: Int64, Value: 3, Shape: NoShape)'),
     (members.ListAppendNothing, 'LAX', 'raise', 'TypeError',
-     'The parameters number of the function is 2, but the number of provided arguments is 1.'),]
+     'The parameters number of the function is 2, but the number of provided arguments is 1.'),
+    (members.ReshapeTooMany, 'LAX', 'raise', 'ValueError', 'For primitive[Reshape], the accumulate of x_shape must be '
+     'equal to out_shape, but got x_shape: [const vector]{2, 3}, and out_shape: [const vector]{4, 2}'),
+    (members.ReshapeTwoUnknown, 'LAX', 'raise', 'ValueError',
+     'For primitive[Reshape], at most one component of shape can be -1, but got [const vector]{-1, -1}'),
+    (members.AssignWrongShape, 'LAX', 'raise', 'ValueError',
+     "For 'Assign','value' must have the same rank as 'variable'. But got 'value' rank: 2, 'variable' rank: 1."),
+    (members.CellDictMissing, 'LAX', 'raise', 'ValueError', 'The key zz does not exist in the dict:ValueAny'),
+    (members.CellListOutOfRange, 'LAX', 'raise', 'IndexError',
+     'TupleGetItem evaluator index should be in range[-1, 1), but got 3.'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

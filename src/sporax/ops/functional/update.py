@@ -49,8 +49,11 @@ def assign(variable, value):
     except ValueError:
         def text(shape):
             return "(" + ", ".join(map(str, shape)) + ")"
-        raise ValueError(f"For 'Assign','value' must have the same shape as 'variable'. But got 'value' shape: "
-                         f"{text(value.shape)}, 'variable' shape: {text(variable.shape)}.\nFor 'assign', a value "
+        first = (f"For 'Assign','value' must have the same rank as 'variable'. But got 'value' rank: {value.ndim}, "
+                 f"'variable' rank: {variable.ndim}." if value.ndim != variable.ndim else
+                 f"For 'Assign','value' must have the same shape as 'variable'. But got 'value' shape: "
+                 f"{text(value.shape)}, 'variable' shape: {text(variable.shape)}.")
+        raise ValueError(f"{first}\nFor 'assign', a value "
                          f"of shape {value.shape} cannot be stored into a Parameter of shape {variable.shape} "
                          "(it must broadcast to it).") from None
 

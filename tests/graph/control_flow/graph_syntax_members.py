@@ -155,3 +155,18 @@ class CellListOutOfRange(nn.Cell):
         self.layers = nn.CellList([Scaled(1.)])
     def construct(self, x):
         return self.layers[3](x)
+
+
+class SumAxisOutOfRange(nn.Cell):
+    def construct(self, x):
+        return x.sum(axis=3)
+
+
+class TransposeRepeated(nn.Cell):
+    def construct(self, x):
+        return ops.transpose(x, (0, 0))
+
+
+class ExpandDimsOutOfRange(nn.Cell):
+    def construct(self, x):
+        return ops.expand_dims(x, 5)

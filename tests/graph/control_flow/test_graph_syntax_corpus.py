@@ -207,7 +207,13 @@ RECORDED = [
      "For 'Assign','value' must have the same rank as 'variable'. But got 'value' rank: 2, 'variable' rank: 1."),
     (members.CellDictMissing, 'LAX', 'raise', 'ValueError', 'The key zz does not exist in the dict:ValueAny'),
     (members.CellListOutOfRange, 'LAX', 'raise', 'IndexError',
-     'TupleGetItem evaluator index should be in range[-1, 1), but got 3.'),]
+     'TupleGetItem evaluator index should be in range[-1, 1), but got 3.'),
+    (members.SumAxisOutOfRange, 'LAX', 'raise', 'ValueError',
+     'For primitive[SumExt], the axis value must be in [-2,2), but got 3.'),
+    (members.TransposeRepeated, 'LAX', 'raise', 'ValueError',
+     "For 'Transpose', perms should all be unique dim, but0 is not unique!"),
+    (members.ExpandDimsOutOfRange, 'LAX', 'raise', 'ValueError',
+     'ExpandDimserror: axis value invalid. axis: 5, input dims: 2'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

@@ -160,9 +160,23 @@ def axis_index(op_name, arg_name, axis, ndim):
         axis = static_int(op_name, arg_name, axis)
     bound = max(ndim, 1)
     if not -bound <= axis < bound:
-        raise ValueError(f"For '{op_name}', '{arg_name}' must be in range [{-bound}, {bound}), "
-                         f"but got {axis}.")
+        first = _AXIS_TEXTS.get(op_name, "").format(low=-bound, high=bound, axis=axis, rank=ndim - 1)
+        raise ValueError(f"{first}{chr(10) if first else ''}For '{op_name}', '{arg_name}' must be in range "
+                         f"[{-bound}, {bound}), but got {axis}.")
     return int(axis) % bound
+
+
+# MindSpore 2.10's graph-mode texts for an axis out of range, the first line of sporax's error ('rank': the rank of
+# expand_dims' input, one less than the axis range's)
+_AXIS_TEXTS = {
+    "transpose": "For primitive[Transpose], the perm value must be in [{low},{high}), but got {axis}.",
+    "gather": "For primitive[Gather], the axis must be in [{low},{high}], but got {axis}.",
+    "expand_dims": "ExpandDimserror: axis value invalid. axis: {axis}, input dims: {rank}",
+    "unsqueeze": "ExpandDimserror: axis value invalid. axis: {axis}, input dims: {rank}",
+    "argmax": "For primitive[Argmax], the axis must be in [{low},{high}), but got {axis}.",
+    "softmax": "For primitive[Softmax], the axis must be in [{low},{high}), but got {axis}.",
+    "cumsum": "For primitive[CumSum], the axis must be in [{low},{high}), but got {axis}.",
+}
 
 
 def axes_tuple(op_name, arg_name, axes, ndim):

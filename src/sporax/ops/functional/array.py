@@ -150,7 +150,10 @@ def reshape(input, shape):
 def _permutation(op_name, arg_name, dims, ndim):
     axes = axes_tuple(op_name, arg_name, tuple(dims) if isinstance(dims, (tuple, list)) else dims, ndim)
     if sorted(axes) != list(range(ndim)):
-        raise ValueError(f"For '{op_name}', '{arg_name}' must be a permutation of the {ndim} axes, "
+        repeated = next((axis for axis in axes if axes.count(axis) > 1), None)
+        first = (f"For 'Transpose', perms should all be unique dim, but{repeated} is not unique!\n"  # MindSpore 2.10
+                 if op_name == "transpose" and repeated is not None else "")
+        raise ValueError(f"{first}For '{op_name}', '{arg_name}' must be a permutation of the {ndim} axes, "
                          f"but got {dims!r}.")
     return axes
 

@@ -173,9 +173,7 @@ _AXIS_TEXTS = {
     "gather": "For primitive[Gather], the axis must be in [{low},{high}], but got {axis}.",
     "expand_dims": "ExpandDimserror: axis value invalid. axis: {axis}, input dims: {rank}",
     "unsqueeze": "ExpandDimserror: axis value invalid. axis: {axis}, input dims: {rank}",
-    "argmax": "For primitive[Argmax], the axis must be in [{low},{high}), but got {axis}.",
     "softmax": "For primitive[Softmax], the axis must be in [{low},{high}), but got {axis}.",
-    "cumsum": "For primitive[CumSum], the axis must be in [{low},{high}), but got {axis}.",
 }
 
 

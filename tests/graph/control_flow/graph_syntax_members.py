@@ -170,3 +170,29 @@ class TransposeRepeated(nn.Cell):
 class ExpandDimsOutOfRange(nn.Cell):
     def construct(self, x):
         return ops.expand_dims(x, 5)
+
+
+class IndexString(nn.Cell):
+    def construct(self, x):
+        return x["a"]
+
+
+class IndexFloat(nn.Cell):
+    def construct(self, x):
+        return x[1.5]
+
+
+class IndexOutOfRange(nn.Cell):
+    def construct(self, x):
+        return x[1, 7]
+
+
+class IndexTooMany(nn.Cell):
+    def construct(self, x):
+        return x[0, 0, 0]
+
+
+class SetitemOutOfRange(nn.Cell):
+    def construct(self, x):
+        x[1, 9] = 0
+        return x

@@ -213,7 +213,18 @@ RECORDED = [
     (members.TransposeRepeated, 'LAX', 'raise', 'ValueError',
      "For 'Transpose', perms should all be unique dim, but0 is not unique!"),
     (members.ExpandDimsOutOfRange, 'LAX', 'raise', 'ValueError',
-     'ExpandDimserror: axis value invalid. axis: 5, input dims: 2'),]
+     'ExpandDimserror: axis value invalid. axis: 5, input dims: 2'),
+    # Tensor indexes
+    (members.IndexString, 'LAX', 'raise', 'IndexError', "Unsupported Python object type received: <class 'str'>. "
+     "Supported types for tensor indexing are: list, int, float, tuple, slice, ellipsis, None, array, bool, or "
+     "Tensor. Received value: 'a'"),
+    (members.IndexFloat, 'LAX', 'raise', 'IndexError', 'Number index of tensor must be int or bool, but got 1.5.'),
+    (members.IndexOutOfRange, 'LAX', 'raise', 'IndexError', "For 'StridedSlice', the 'strides[1]' cannot be negative "
+     "number and 'begin[1]' must be in [-3, 3) when 'shrink_axis_mask' is greater than 0, but got 'strides[1]': 1, "
+     "'begin[1]': 7."),
+    (members.IndexTooMany, 'LAX', 'raise', 'IndexError',
+     "'The dim of index cannot be greater than indexed data, but got dim of index:3, dim of data:2'"),
+    (members.SetitemOutOfRange, 'LAX', 'raise', 'IndexError', 'Index 9 is out of bounds for dimension with size 3'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

@@ -37,20 +37,26 @@ def graph_member(value, attribute):
     return getattr(value, attribute)
 
 
-def rewrite_member_reads(node, runtime_name):
-    """Route the reads of the refused members in function ``node`` through ``graph_member``; whether any was."""
+def rewrite_attribute_reads(node, runtime_name, helper, wanted):
+    """Turn each read ``value.name`` in function ``node`` for which ``wanted(attribute_node)`` holds into
+    ``runtime.helper(value, "name")``; returns the rewritten names."""
     rewritten = []
 
     class Reads(ast.NodeTransformer):
         def visit_Attribute(self, attribute):
             self.generic_visit(attribute)
-            if isinstance(attribute.ctx, ast.Load) and attribute.attr in _PARAMETER_MEMBERS | _CELL_METHODS:
+            if isinstance(attribute.ctx, ast.Load) and wanted(attribute):
                 rewritten.append(attribute.attr)
                 return ast.copy_location(ast.Call(
-                    func=ast.Attribute(value=ast.Name(id=runtime_name, ctx=ast.Load()), attr="graph_member",
-                                       ctx=ast.Load()),
+                    func=ast.Attribute(value=ast.Name(id=runtime_name, ctx=ast.Load()), attr=helper, ctx=ast.Load()),
                     args=[attribute.value, ast.Constant(value=attribute.attr)], keywords=[]), attribute)
             return attribute
 
     node.body = [Reads().visit(statement) for statement in node.body]
-    return bool(rewritten)
+    return rewritten
+
+
+def rewrite_member_reads(node, runtime_name):
+    """Route the reads of the refused members in function ``node`` through ``graph_member``; whether any was."""
+    return bool(rewrite_attribute_reads(node, runtime_name, "graph_member",
+                                        lambda attribute: attribute.attr in _PARAMETER_MEMBERS | _CELL_METHODS))

@@ -196,3 +196,8 @@ class SetitemOutOfRange(nn.Cell):
     def construct(self, x):
         x[1, 9] = 0
         return x
+
+
+@ms.jit
+def StringTimesFloat(x):
+    return "a" * 2.5

@@ -224,7 +224,9 @@ RECORDED = [
      "'begin[1]': 7."),
     (members.IndexTooMany, 'LAX', 'raise', 'IndexError',
      "'The dim of index cannot be greater than indexed data, but got dim of index:3, dim of data:2'"),
-    (members.SetitemOutOfRange, 'LAX', 'raise', 'IndexError', 'Index 9 is out of bounds for dimension with size 3'),]
+    (members.SetitemOutOfRange, 'LAX', 'raise', 'IndexError', 'Index 9 is out of bounds for dimension with size 3'),
+    (members.StringTimesFloat, 'LAX', 'raise', 'RuntimeError',
+     'string_mul requires the input to be a string and an integer, but got a and 2.5.'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

@@ -55,7 +55,9 @@ def index_input(op_name, arg_name, value):
         return jnp.asarray(value, np.int64)
     array = array_of(op_name, arg_name, value)
     if array.dtype.kind not in "iu":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
+        first = (f"For primitive[OneHot], the input argument[indices] must be a type of {{Tensor[Int32], "
+                 f"Tensor[Int64]}}, but got Tensor[{Tensor._wrap(array).dtype}].\n" if op_name == "one_hot" else "")
+        raise TypeError(f"{first}For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
                         f"but got {describe(value)}; cast it first, e.g. x.astype(mindspore.int32).")
     return array
 

@@ -201,3 +201,31 @@ class SetitemOutOfRange(nn.Cell):
 @ms.jit
 def StringTimesFloat(x):
     return "a" * 2.5
+
+
+class ConcatRanks(nn.Cell):
+    def construct(self, x):
+        return ops.concat((x, x[0]))
+
+
+class StackShapes(nn.Cell):
+    def construct(self, x):
+        return ops.stack((x, x[:, :2]))
+
+
+class OnesNegative(nn.Cell):
+    def construct(self, x):
+        return x + ops.ones((2, -1))
+
+
+class OneHotFloat(nn.Cell):
+    def construct(self, x):
+        return ops.one_hot(x, 3, Tensor(1.0), Tensor(0.0))
+
+
+class Conv2dRank(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3)
+    def construct(self, x):
+        return self.conv(x)

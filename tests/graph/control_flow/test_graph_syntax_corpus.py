@@ -1,8 +1,8 @@
 """MindSpore 2.10's graph-syntax errors (issue 23 point 3), one program per row, at each jit_syntax_level.
 
-The programs (graph_syntax_statements, graph_syntax_values, graph_syntax_members) were run on MindSpore 2.10 (CPU, GRAPH_MODE, Cells and
-``ms.jit`` functions, ``set_context(jit_syntax_level=...)``): RECORDED holds what it did, per level ('ALL' when the
-three agree): ``raise`` with the exception type and the start of its first message line that sporax's message
+The programs (graph_syntax_statements, graph_syntax_values, graph_syntax_members) were run on MindSpore 2.10
+(CPU, GRAPH_MODE, Cells and ``ms.jit`` functions, ``set_context(jit_syntax_level=...)``): RECORDED holds what it
+did, per level ('ALL' when the three agree): ``raise`` with the exception type and the start of its first message line that sporax's message
 states too (sporax adds its fix hint after it), or ``runs`` with the result's type and value. DIFFERENCES pins what
 sporax does where it does not follow MindSpore, with MindSpore's result and why.
 """
@@ -226,7 +226,17 @@ RECORDED = [
      "'The dim of index cannot be greater than indexed data, but got dim of index:3, dim of data:2'"),
     (members.SetitemOutOfRange, 'LAX', 'raise', 'IndexError', 'Index 9 is out of bounds for dimension with size 3'),
     (members.StringTimesFloat, 'LAX', 'raise', 'RuntimeError',
-     'string_mul requires the input to be a string and an integer, but got a and 2.5.'),]
+     'string_mul requires the input to be a string and an integer, but got a and 2.5.'),
+    (members.ConcatRanks, 'LAX', 'raise', 'ValueError', 'For primitive[Concat], element rank must be same(shapes are '
+     '[const vector]{[const vector]{2, 3}, [const vector]{3}})!'),
+    (members.StackShapes, 'LAX', 'raise', 'ValueError',
+     'For Stack element 1 shapein input can not pack with first element'),
+    (members.OnesNegative, 'LAX', 'raise', 'ValueError', 'For primitive[Ones], the the 1th dimension of input shape '
+     'must be greater than or equal to 0, but got -1.'),
+    (members.OneHotFloat, 'LAX', 'raise', 'TypeError', 'For primitive[OneHot], the input argument[indices] must be a '
+     'type of {Tensor[Int32], Tensor[Int64]}, but got Tensor[Float32].'),
+    (members.Conv2dRank, 'LAX', 'raise', 'ValueError',
+     'For primitive[Conv2D], the x shape size must be equal to 4, but got 2.'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

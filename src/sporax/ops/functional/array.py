@@ -25,7 +25,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
 from sporax.ops.casting import convert
 from sporax.ops.functional._args import (
-    axes_tuple, axis_index, check_output_size, numpy_dtype, static_shape,
+    axes_tuple, axis_index, check_output_size, const_vector, numpy_dtype, static_shape,
 )
 from sporax.ops.op_table import ANY, INT_TUPLE, SCALAR, Sample, op, spelling
 from sporax.ops.samples import python_calls, shaped, values
@@ -89,11 +89,6 @@ def identity(x):
 
 
 # --- shape changes ----------------------------------------------------------------------------
-def _const_vector(shape):
-    """A shape as MindSpore's graph prints it in Reshape's errors: ``[const vector]{3, 4}``."""
-    return "[const vector]{" + ", ".join(str(dim) for dim in shape) + "}"
-
-
 def _resolve_shape(op_name, old_shape, new_shape):
     """Fill a single -1 in ``new_shape`` and check the element count matches; a failure's first line is
     MindSpore 2.10's graph-mode text, sporax's explanation follows."""
@@ -101,7 +96,7 @@ def _resolve_shape(op_name, old_shape, new_shape):
     unknown = [i for i, dim in enumerate(new_shape) if dim == -1]
     if len(unknown) > 1 or any(dim < -1 for dim in new_shape):
         raise ValueError(f"For primitive[Reshape], at most one component of shape can be -1, but got "
-                         f"{_const_vector(new_shape)}\nFor '{op_name}', the shape {new_shape} may hold at most "
+                         f"{const_vector(new_shape)}\nFor '{op_name}', the shape {new_shape} may hold at most "
                          "one -1 and no other negative size.")
     known = int(np.prod([dim for dim in new_shape if dim != -1], dtype=np.int64))
     if unknown:
@@ -111,7 +106,7 @@ def _resolve_shape(op_name, old_shape, new_shape):
         new_shape = tuple(total // known if dim == -1 else dim for dim in new_shape)
     elif known != total:
         raise ValueError(f"For primitive[Reshape], the accumulate of x_shape must be equal to out_shape, but got "
-                         f"x_shape: {_const_vector(old_shape)}, and out_shape: {_const_vector(new_shape)}\n"
+                         f"x_shape: {const_vector(old_shape)}, and out_shape: {const_vector(new_shape)}\n"
                          f"For '{op_name}', cannot reshape a tensor of shape {tuple(old_shape)} ({total} elements) "
                          f"into {new_shape} ({known} elements).")
     return new_shape

@@ -229,3 +229,11 @@ class Conv2dRank(nn.Cell):
         self.conv = nn.Conv2d(1, 2, 3)
     def construct(self, x):
         return self.conv(x)
+
+
+class CellListInt64Index(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([Scaled(1.), Scaled(2.)])
+    def construct(self, x):
+        return self.layers[ops.argmax(x[0])](x)

@@ -236,7 +236,8 @@ RECORDED = [
     (members.OneHotFloat, 'LAX', 'raise', 'TypeError', 'For primitive[OneHot], the input argument[indices] must be a '
      'type of {Tensor[Int32], Tensor[Int64]}, but got Tensor[Float32].'),
     (members.Conv2dRank, 'LAX', 'raise', 'ValueError',
-     'For primitive[Conv2D], the x shape size must be equal to 4, but got 2.'),]
+     'For primitive[Conv2D], the x shape size must be equal to 4, but got 2.'),
+    (members.CellListInt64Index, 'LAX', 'raise', 'ValueError', 'switch_layer index must be an int32, but got Int64'),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

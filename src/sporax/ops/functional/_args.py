@@ -167,9 +167,10 @@ def axis_index(op_name, arg_name, axis, ndim):
         axis = static_int(op_name, arg_name, axis)
     bound = max(ndim, 1)
     if not -bound <= axis < bound:
-        first = _AXIS_TEXTS.get(op_name, "").format(low=-bound, high=bound, axis=axis, rank=ndim - 1)
-        raise ValueError(f"{first}{chr(10) if first else ''}For '{op_name}', '{arg_name}' must be in range "
-                         f"[{-bound}, {bound}), but got {axis}.")
+        text = _AXIS_TEXTS.get(op_name)
+        first = text.format(low=-bound, high=bound, axis=axis, rank=ndim - 1) + "\n" if text else ""
+        raise ValueError(f"{first}For '{op_name}', '{arg_name}' must be in range [{-bound}, {bound}), "
+                         f"but got {axis}.")
     return int(axis) % bound
 
 

@@ -8,10 +8,10 @@ import types
 import numpy as np
 
 from sporax.core import context
+from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import call_arguments, interpreted_calls, list_methods, switch
 from sporax.graph.control_flow.sequences import SEQUENCE_BUILTINS
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
-from sporax.core.tensor import Tensor
 from sporax.state.discovery import is_cell
 from sporax.state.scope import compiled_depth
 

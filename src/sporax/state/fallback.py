@@ -83,9 +83,16 @@ _PYTHON_ATTRIBUTE_ERROR = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
 
 def graph_attribute_error(error):
     """Python's AttributeError for a missing attribute of a tuple, list, str, number or dict, with the type named
-    as MindSpore 2.10's graph names it ('Tuple' object has no attribute 'append'); None for other errors."""
+    as MindSpore 2.10's graph names it ('Tuple' object has no attribute 'append'), or of a @jit_class instance
+    (its ClassMember text, as for a Cell); None for other errors."""
     if type(error) is not AttributeError:
         return None
+    owner = getattr(error, "obj", None)
+    if getattr(type(owner), "__ms_class__", False) and isinstance(getattr(error, "name", None), str):
+        cls = type(owner)
+        renamed = AttributeError(f"ClassMember: 'Namespace:{cls.__module__}..<{cls.__name__}::{id(owner)}>' object "
+                                 f"has no attribute '{error.name}'")
+        return renamed.with_traceback(error.__traceback__)
     match = _PYTHON_ATTRIBUTE_ERROR.fullmatch(str(error))
     if match is None or match.group(1) not in _GRAPH_TYPE_NAMES:
         return None

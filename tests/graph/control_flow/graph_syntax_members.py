@@ -237,3 +237,17 @@ class CellListInt64Index(nn.Cell):
         self.layers = nn.CellList([Scaled(1.), Scaled(2.)])
     def construct(self, x):
         return self.layers[ops.argmax(x[0])](x)
+
+
+@ms.jit_class
+class Holder:
+    def __init__(self):
+        self.k = 2.0
+
+
+class JitClassMissingAttribute(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.holder = Holder()
+    def construct(self, x):
+        return x + self.holder.missing

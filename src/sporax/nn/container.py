@@ -6,6 +6,7 @@ names match the attribute paths of the finished network (``layer.0.weight``).
 """
 from collections import OrderedDict
 
+from sporax.core.parameter import framework_renames
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.switch import SelectedCall, traced_index
 from sporax.nn import cell_registry
@@ -114,7 +115,8 @@ class SequentialCell(_PositionalCells, Cell):
     def __getitem__(self, index):
         if isinstance(index, slice):
             keys = list(self._cells.keys())[index]
-            return type(self)(OrderedDict((key, self._cells[key]) for key in keys))
+            with framework_renames():  # the new container renames the Parameters, also in compiled code (MindSpore)
+                return type(self)(OrderedDict((key, self._cells[key]) for key in keys))
         if isinstance(index, str):
             raise TypeError(f"For 'SequentialCell', the type of 'index' must be int, but got {type(index).__name__}.")
         selected, index = _selected("SequentialCell", index, list(self._cells.values()))
@@ -172,7 +174,8 @@ class CellList(_PositionalCells, Cell):
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return CellList(list(self._cells.values())[index])
+            with framework_renames():  # the new CellList renames the Parameters, also in compiled code (MindSpore)
+                return CellList(list(self._cells.values())[index])
         selected, index = _selected("CellList", index, list(self._cells.values()))
         if selected is not None:
             return selected

@@ -32,6 +32,7 @@ Functions:
     ``binary_error(op, error, a, b)``: the teaching error for a failed binary jnp call: a
         ValueError when the shapes do not broadcast, else a TypeError naming the dtypes.
     ``describe(value)``: a short description of a value for error messages.
+    ``failed_calling(op, arg, value)``: MindSpore's first line for a non-Tensor given for a Tensor argument.
 """
 import functools
 import numbers
@@ -68,8 +69,31 @@ def array_of(op_name, arg_name, value):
         return value
     if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         return jnp.asarray(value)
-    raise TypeError(f"For '{op_name}', the argument '{arg_name}' must be a Tensor, "
-                    f"but got {describe(value)}.")
+    raise TypeError(f"{failed_calling(op_name, arg_name, value)}For '{op_name}', the argument '{arg_name}' must be a "
+                    f"Tensor, but got {describe(value)}.")
+
+
+_GRAPH_SCALARS = {str: "String", bool: "Bool", int: "Int64", float: "Float32", type(None): "None"}
+
+
+def _graph_type(value):
+    """MindSpore's graph name of a Python value's type: ``String``, ``List[Int64*2]``, ``Tuple[Int64, String]``."""
+    if isinstance(value, (list, tuple)):
+        kinds = [_graph_type(item) for item in value]
+        inside = f"{kinds[0]}*{len(kinds)}" if kinds and len(set(kinds)) == 1 else ", ".join(kinds)
+        return f"{'List' if isinstance(value, list) else 'Tuple'}[{inside}]"
+    return _GRAPH_SCALARS.get(type(value), type(value).__name__)
+
+
+def failed_calling(op_name, arg_name, value):
+    """MindSpore 2.10's first line (and a line break) for an op's Tensor argument given a non-Tensor value,
+    ``Failed calling Add with "other=String".``; '' where the op has no Primitive in the op table."""
+    from sporax.ops.op_table import TABLE
+
+    primitive = getattr(TABLE.get(op_name), "primitive", None)
+    if not primitive:
+        return ""
+    return f'Failed calling {primitive} with "{arg_name}={_graph_type(value)}".\n'
 
 
 def float_array_of(op_name, arg_name, value):
@@ -273,12 +297,39 @@ def binary_call(op_name, function, input, other, floating=False):
         raise binary_error(op_name, error, a, b) from None
 
 
+def _broadcast_line(op_name, shapes):
+    """MindSpore 2.10's graph-mode message for the first pair of ``shapes`` that does not broadcast, or None.
+
+    Its shape-infer names the operands ``input1``/``input2`` (``input``/``other`` for ``Select``) and numbers
+    the failing dimension as the operand's rank plus the dimension's place in the overlap of the two shapes
+    (read from the left), e.g. ``input1.shape[1] or input2.shape[2]`` for shapes (3,) and (3, 4)."""
+    from sporax.ops.op_table import TABLE
+
+    entry = TABLE.get(op_name)
+    primitive = getattr(entry, "primitive", None) or op_name
+    left_name, right_name = ("input", "other") if primitive == "Select" else ("input1", "input2")
+    left, right = shapes[-2:]
+    overlap = min(len(left), len(right))
+    for place in range(overlap):
+        one, two = left[len(left) - overlap + place], right[len(right) - overlap + place]
+        if one != two and one != 1 and two != 1:
+            return (f"For '{primitive}', {left_name}.shape and {right_name}.shape need to broadcast. The value of "
+                    f"{left_name}.shape[{len(left) + place}] or {right_name}.shape[{len(right) + place}] must be 1 "
+                    f"or -1 when they are not the same, but got {left_name}.shape = {list(left)} and "
+                    f"{right_name}.shape = {list(right)}")
+    return None
+
+
 def shape_error(op_name, error, *operands):
-    """A ValueError explaining that ``operands`` of ``op_name`` cannot be broadcast together."""
-    shapes = ", ".join(str(tuple(np.shape(o))) for o in operands)
-    return ValueError(f"For '{op_name}', the input shapes {shapes} cannot be broadcast together: "
-                      "each dimension must match or be 1 (compare the shapes from the right). "
-                      f"Details: {error}")
+    """A ValueError explaining that ``operands`` of ``op_name`` cannot be broadcast together: MindSpore's
+    message first (``_broadcast_line``, for the last two operands), then what to change."""
+    shapes = [tuple(np.shape(o)) for o in operands]
+    hint = (f"the input shapes {', '.join(map(str, shapes))} cannot be broadcast together: each dimension must "
+            f"match or be 1 (compare the shapes from the right). Details: {error}")
+    line = _broadcast_line(op_name, shapes)
+    if line is None:
+        return ValueError(f"For '{op_name}', {hint}")
+    return ValueError(f"{line}.\n{hint[0].upper()}{hint[1:]}")
 
 
 def binary_error(op_name, error, a, b):

@@ -21,7 +21,7 @@ import numpy as np
 
 from sporax.core import jax_private
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
+from sporax.ops._dispatch import array_of, describe, failed_calling, float_array_of, inexact_array_of, numeric_array_of
 from sporax.ops.op_table import (ANY, COMPLEX, COO, CREATION, CSR, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL,
                                  TO_FLOAT, TO_FLOAT64)
 from sporax.ops.sparse_operands import sparse_reader
@@ -55,7 +55,9 @@ def index_input(op_name, arg_name, value):
         return jnp.asarray(value, np.int64)
     array = array_of(op_name, arg_name, value)
     if array.dtype.kind not in "iu":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
+        first = (f"For primitive[OneHot], the input argument[indices] must be a type of {{Tensor[Int32], "
+                 f"Tensor[Int64]}}, but got Tensor[{Tensor._wrap(array).dtype}].\n" if op_name == "one_hot" else "")
+        raise TypeError(f"{first}For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
                         f"but got {describe(value)}; cast it first, e.g. x.astype(mindspore.int32).")
     return array
 
@@ -98,8 +100,8 @@ def scalar_or(read):
         if isinstance(value, np.generic) and value.dtype.kind in "biuf":  # ``np.float32(2.5)``: a number
             return value.item()
         if not isinstance(value, (Tensor, jax.Array, np.ndarray, numbers.Number)):
-            raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a Python number, "
-                            f"but got {describe(value)}.")
+            raise TypeError(f"{failed_calling(op_name, arg_name, value)}For '{op_name}', '{arg_name}' must be a "
+                            f"Tensor or a Python number, but got {describe(value)}.")
         return read(op_name, arg_name, value)
     return readscalar_or_tensor
 

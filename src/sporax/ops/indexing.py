@@ -55,8 +55,27 @@ def _component(item):
             return np.asarray(item)
         _check_integer(item.dtype)
         return item
-    raise IndexError(f"Tensor index: only integers, slices, '...', None, and integer or boolean Tensors, arrays "
-                     f"or lists are valid indices, but got {type(item).__name__} {item!r}.")
+    if isinstance(item, float):
+        first = f"Number index of tensor must be int or bool, but got {item!r}.\n"
+    else:
+        first = (f"Unsupported Python object type received: {type(item)}. Supported types for tensor indexing are: "
+                 f"list, int, float, tuple, slice, ellipsis, None, array, bool, or Tensor. Received value: {item!r}\n")
+    raise IndexError(f"{first}Tensor index: only integers, slices, '...', None, and integer or boolean Tensors, "
+                     f"arrays or lists are valid indices, but got {type(item).__name__} {item!r}.")
+
+
+def _out_of_bounds(item, dim, size, writing, single):
+    """The IndexError for int index ``item`` outside dimension ``dim`` of ``size``: MindSpore 2.10's graph text
+    first (a read is its StridedSlice's, a write its setitem's), then sporax's."""
+    if not writing:
+        first = (f"For 'StridedSlice', the 'strides[{dim}]' cannot be negative number and 'begin[{dim}]' must be in "
+                 f"[{-size}, {size}) when 'shrink_axis_mask' is greater than 0, but got 'strides[{dim}]': 1, "
+                 f"'begin[{dim}]': {item}.")
+    elif single:
+        first = f"'index {item} is out of bounds for axis {dim} with size {size}'"
+    else:
+        first = f"Index {item} is out of bounds for dimension with size {size}"
+    return IndexError(f"{first}\nTensor index: index {item} is out of bounds for dimension {dim} with size {size}.")
 
 
 def _check_integer(dtype):
@@ -94,11 +113,13 @@ def _dims_used(item):
     return 1
 
 
-def _check_bounds(components, shape):
-    """IndexError for a static int outside its dimension (JAX would clamp it silently)."""
+def _check_bounds(components, shape, writing=False):
+    """IndexError for a static int outside its dimension (JAX would clamp it silently); ``writing``: a setitem."""
     used = sum(_dims_used(item) for item in components)
     if used > len(shape):
-        raise IndexError(f"Tensor index: too many indices for a tensor of dimension {len(shape)}: the index "
+        first = "" if writing else (f"'The dim of index cannot be greater than indexed data, but got dim of index:"
+                                    f"{used}, dim of data:{len(shape)}'\n")
+        raise IndexError(f"{first}Tensor index: too many indices for a tensor of dimension {len(shape)}: the index "
                          f"addresses {used} dimensions.")
     dim = 0
     for position, item in enumerate(components):
@@ -108,7 +129,7 @@ def _check_bounds(components, shape):
         if isinstance(item, int) and not isinstance(item, bool):
             size = shape[dim]
             if not -size <= item < size:
-                raise IndexError(f"Tensor index: index {item} is out of bounds for dimension {dim} with size {size}.")
+                raise _out_of_bounds(item, dim, size, writing, len(components) == 1)
         elif isinstance(item, np.ndarray) and item.dtype == np.bool_:
             if tuple(item.shape) != tuple(shape[dim:dim + item.ndim]):
                 raise IndexError(f"Tensor index: the boolean mask of shape {item.shape} does not match the "
@@ -134,7 +155,7 @@ def _leading_axis(array, index):
     size = array.shape[0]
     if type(index) is int:
         if not -size <= index < size:
-            raise IndexError(f"Tensor index: index {index} is out of bounds for dimension 0 with size {size}.")
+            raise _out_of_bounds(index, 0, size, False, True)
         start = index + size if index < 0 else index
         return jax.lax.squeeze(jax.lax.slice_in_dim(array, start, start + 1, 1, 0), (0,))
     start, stop, step = index.indices(size)
@@ -251,7 +272,7 @@ def setitem(self, index, value):
     if masks:
         rebind(self, _masked_set(array, components, masks[0], value), "Tensor.__setitem__")
         return
-    _check_bounds(components, array.shape)
+    _check_bounds(components, array.shape, writing=True)
     if _needs_numpy_positions(components):
         rebind(self, _set_by_positions(array, components, value), "Tensor.__setitem__")
         return

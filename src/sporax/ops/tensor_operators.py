@@ -1,7 +1,8 @@
 """Tensor's Python operators (``+``, ``-``, ``@``, ``==``, ``&``, ...) onto the functional ops.
 
 Each operator accepts a Tensor, a Python number, a NumPy array or a list (lists become Tensors
-as in MindSpore); other operands give ``NotImplemented`` so Python raises its usual TypeError.
+as in MindSpore); a string or None operand raises MindSpore 2.10's TypeError ('Failed calling Add with ...',
+``_refused``); other operands give ``NotImplemented`` so Python raises its usual TypeError.
 Augmented assignment (``x += y``) makes a new Tensor in PyNative, as in MindSpore (an alias of
 ``x`` keeps the old value; ``x.add_(y)`` is the in-place form); in user code that GRAPH_MODE or
 ``ms.jit`` compiles it updates ``x`` in place, as MindSpore's graph does (see ``_augmented``).
@@ -25,8 +26,34 @@ wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
 
 
-def _operand(value):
-    """A value an operator can pass to an op, or NotImplemented."""
+# How MindSpore 2.10's graph names an operator refused for a string or None operand: 'prim' is
+# 'Add()(input=Tensor, other=string)', 'method' 'add(None)', 'function' 'less(Tensor, None)'.
+_REFUSALS = {
+    ("add", str): ("prim", "Add"), ("add", None): ("method", "add"),
+    ("sub", str): ("prim", "Sub"), ("sub", None): ("method", "sub"),
+    ("mul", str): ("prim", "Mul"), ("mul", None): ("method", "mul"),
+    ("floor_divide", str): ("prim", "FloorDiv"), ("div", str): ("method", "div"), ("div", None): ("method", "div"),
+    ("pow", str): ("method", "pow"), ("pow", None): ("method", "pow"), ("remainder", None): ("method", "__mod__"),
+    ("lt", str): ("function", "less"), ("lt", None): ("function", "less"),
+    ("gt", None): ("prim", "Greater"), ("ge", None): ("prim", "GreaterEqual"),
+}
+
+
+def _refused(op_name, value):
+    """MindSpore 2.10's TypeError for operator ``op_name`` with the string or None operand ``value``."""
+    kind = str if isinstance(value, str) else None
+    form, name = _REFUSALS.get((op_name, kind), ("prim", op_name))
+    shown = "string" if kind is str else "None"
+    call = {"prim": f"{name}()(input=Tensor, other={shown})", "method": f"{name}({shown})",
+            "function": f"{name}(Tensor, {shown})"}[form]
+    return TypeError(f'Failed calling {name} with "{call}".\nA Tensor operator takes Tensors and numbers, not '
+                     f"{type(value).__name__} {value!r:.40}.")
+
+
+def _operand(value, op_name=None):
+    """A value an operator can pass to an op, or NotImplemented; a string or None raises ``_refused``."""
+    if value is None or isinstance(value, str):
+        raise _refused(op_name, value)
     if isinstance(value, (list, tuple)):
         try:
             return Tensor(value)
@@ -40,14 +67,14 @@ def _operand(value):
 def _binary(op_name):
     def forward(self, other):
         if not isinstance(other, _FAST):
-            other = _operand(other)
+            other = _operand(other, op_name)
             if other is NotImplemented:
                 return NotImplemented
         return getattr(functional, op_name)(self, other)
 
     def reflected(self, other):
         if not isinstance(other, _FAST):
-            other = _operand(other)
+            other = _operand(other, op_name)
             if other is NotImplemented:
                 return NotImplemented
         return getattr(functional, op_name)(other, self)
@@ -95,7 +122,7 @@ def _augmented(forward):
 
 def _truediv(self, other):
     if not isinstance(other, _FAST):
-        other = _operand(other)
+        other = _operand(other, "div")
         if other is NotImplemented:
             return NotImplemented
     return functional.div(self, other)
@@ -103,7 +130,7 @@ def _truediv(self, other):
 
 def _rtruediv(self, other):
     if not isinstance(other, _FAST):
-        other = _operand(other)
+        other = _operand(other, "div")
         if other is NotImplemented:
             return NotImplemented
     return functional.div(other, self)
@@ -124,7 +151,7 @@ def _comparison(op_name, unlike):
 def _ordering(op_name):
     def compare(self, other):
         if not isinstance(other, _FAST):
-            other = _operand(other)
+            other = _operand(other, op_name)
             if other is NotImplemented:
                 return NotImplemented
         return getattr(functional, op_name)(self, other)

@@ -12,6 +12,7 @@ import builtins
 import contextlib
 import linecache
 import os
+import re
 import sys
 import threading
 import traceback
@@ -72,6 +73,31 @@ def is_untraceable(error):
         error = error.__cause__ or error.__context__
         seen += 1
     return False
+
+
+# How MindSpore 2.10's graph names Python's built-in types in an AttributeError ('Tuple' object has no attribute)
+_GRAPH_TYPE_NAMES = {"tuple": "Tuple", "list": "List", "str": "String", "float": "Float", "bool": "Bool",
+                     "dict": "Dictionary", "int": "Int"}
+_PYTHON_ATTRIBUTE_ERROR = re.compile(r"'(\w+)' object has no attribute '(\w+)'")
+
+
+def graph_attribute_error(error):
+    """Python's AttributeError for a missing attribute of a tuple, list, str, number or dict, with the type named
+    as MindSpore 2.10's graph names it ('Tuple' object has no attribute 'append'), or of a @jit_class instance
+    (its ClassMember text, as for a Cell); None for other errors."""
+    if type(error) is not AttributeError:
+        return None
+    owner = getattr(error, "obj", None)
+    if getattr(type(owner), "__ms_class__", False) and isinstance(getattr(error, "name", None), str):
+        cls = type(owner)
+        renamed = AttributeError(f"ClassMember: 'Namespace:{cls.__module__}..<{cls.__name__}::{id(owner)}>' object "
+                                 f"has no attribute '{error.name}'")
+        return renamed.with_traceback(error.__traceback__)
+    match = _PYTHON_ATTRIBUTE_ERROR.fullmatch(str(error))
+    if match is None or match.group(1) not in _GRAPH_TYPE_NAMES:
+        return None
+    renamed = AttributeError(f"'{_GRAPH_TYPE_NAMES[match.group(1)]}' object has no attribute '{match.group(2)}'")
+    return renamed.with_traceback(error.__traceback__)
 
 
 def strict_syntax_error(error):

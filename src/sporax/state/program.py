@@ -417,6 +417,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
                 raise world_program.DivergentPrograms(name) from None
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
+            renamed = fallback.graph_attribute_error(error)  # MindSpore's type names ('Tuple' object has no ...)
+            if renamed is not None:
+                raise renamed from None
             raise
         strict = fallback.strict_syntax_error(error)
         if strict is not None:

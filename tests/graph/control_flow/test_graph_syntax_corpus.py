@@ -1,8 +1,8 @@
 """MindSpore 2.10's graph-syntax errors (issue 23 point 3), one program per row, at each jit_syntax_level.
 
-The programs (graph_syntax_statements, graph_syntax_values) were run on MindSpore 2.10 (CPU, GRAPH_MODE, Cells and
-``ms.jit`` functions, ``set_context(jit_syntax_level=...)``): RECORDED holds what it did, per level ('ALL' when the
-three agree): ``raise`` with the exception type and the start of its first message line that sporax's message
+The programs (graph_syntax_statements, graph_syntax_values, graph_syntax_members) were run on MindSpore 2.10
+(CPU, GRAPH_MODE, Cells and ``ms.jit`` functions, ``set_context(jit_syntax_level=...)``): RECORDED holds what it
+did, per level ('ALL' when the three agree): ``raise`` with the exception type and the start of its first message line that sporax's message
 states too (sporax adds its fix hint after it), or ``runs`` with the result's type and value. DIFFERENCES pins what
 sporax does where it does not follow MindSpore, with MindSpore's result and why.
 """
@@ -12,6 +12,7 @@ import pytest
 import sporax as ms
 from sporax import Tensor
 from tests.graph.control_flow import test_graph_syntax_errors as errors
+from tests.graph.control_flow import graph_syntax_members as members
 from tests.graph.control_flow import graph_syntax_statements as statements, graph_syntax_values as values
 
 _LEVELS = {"STRICT": ms.STRICT, "COMPATIBLE": ms.COMPATIBLE, "LAX": ms.LAX}
@@ -161,7 +162,85 @@ RECORDED = [
     (values.JitFnGlobalWrite, 'ALL', 'ok', 'Tensor', [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]),
     (values.JitFnListReturnClass, 'ALL', 'ok', 'BoxJitFnListReturnClass', None),
     # the graph appends to its own copy of a Cell's list attribute (sporax.graph.attribute_views)
-    (values.ListAttrAppend, 'ALL', 'ok', 'Tensor', [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),]
+    (values.ListAttrAppend, 'ALL', 'ok', 'Tensor', [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),
+    # op errors: MindSpore's first line, sporax's explanation on the next ones
+    (members.BroadcastAdd, 'LAX', 'raise', 'ValueError',
+     "For 'Add', input1.shape and input2.shape need to broadcast. The value of input1.shape[2] or input2.shape[2] "
+     "must be 1 or -1 when they are not the same, but got input1.shape = [2, 3] and input2.shape = [3, 4]"),
+    (members.BroadcastWhere, 'LAX', 'raise', 'ValueError',
+     "For 'Select', input.shape and other.shape need to broadcast. The value of input.shape[3] or other.shape[4] "
+     "must be 1 or -1 when they are not the same, but got input.shape = [2, 3] and other.shape = [3, 2, 4]"),
+    (members.TensorPlusString, 'LAX', 'raise', 'TypeError',
+     'Failed calling Add with "Add()(input=Tensor, other=string)".'),
+    (members.TensorTimesString, 'LAX', 'raise', 'TypeError',
+     'Failed calling Mul with "Mul()(input=Tensor, other=string)".'),
+    (members.TensorPlusNone, 'LAX', 'raise', 'TypeError', 'Failed calling add with "add(None)".'),
+    (members.TensorLessNone, 'LAX', 'raise', 'TypeError', 'Failed calling less with "less(Tensor, None)".'),
+    (members.OpsAddString, 'LAX', 'raise', 'TypeError', 'Failed calling Add with "other=String".'),
+    (members.OpsSubList, 'LAX', 'raise', 'TypeError', 'Failed calling Sub with "other=List[Int64*2]".'),
+    # members the graph refuses to read
+    (members.ParameterName, 'LAX', 'raise', 'RuntimeError',
+     "Failed to compile in GRAPH_MODE because the 'Parameter' object's method 'name' is not supported in "
+     "'construct' or function with @jit decorator. Try to use the 'Parameter.name' externally such as initialized "
+     "in the method '__init__' before assigning."),
+    (members.ParameterName, 'STRICT', 'raise', 'AttributeError',
+     "In JIT strict mode, cannot get attributes name or the Ref[Tensor[Float32]] object has no attribute: 'name'."),
+    (members.TrainableParamsInGraph, 'STRICT+LAX', 'raise', 'RuntimeError',
+     "Failed to compile in GRAPH_MODE because the method or function 'mindspore.nn.cell.Cell.trainable_params' is "
+     "not supported in 'construct' or function with @jit decorator."),
+    (members.CellListSlice, 'LAX', 'ok', 'Tensor', [[6.0, 6.0, 6.0], [6.0, 6.0, 6.0]]),
+    (members.TupleAppend, 'LAX', 'raise', 'AttributeError', "'Tuple' object has no attribute 'append'"),
+    (members.IntAttribute, 'LAX', 'raise', 'AttributeError', "'Int' object has no attribute 'no_attr'"),
+    # list methods
+    (members.ListPopEmpty, 'LAX', 'raise', 'IndexError', 'The pop index out of range.'),
+    (members.ListInsertString, 'LAX', 'raise', 'TypeError',
+     'The second input to ListInplaceInsert must be int scalar but got StringImm'),
+    (members.ListExtendNumber, 'LAX', 'raise', 'TypeError', 'For ListInplaceExtend, the second input should be '
+     'tuple or list but got: AbstractScalar(Type: Int64, Value: 3, Shape: NoShape)'),
+    (members.ListAppendNothing, 'LAX', 'raise', 'TypeError',
+     'The parameters number of the function is 2, but the number of provided arguments is 1.'),
+    (members.ReshapeTooMany, 'LAX', 'raise', 'ValueError', 'For primitive[Reshape], the accumulate of x_shape must be '
+     'equal to out_shape, but got x_shape: [const vector]{2, 3}, and out_shape: [const vector]{4, 2}'),
+    (members.ReshapeTwoUnknown, 'LAX', 'raise', 'ValueError',
+     'For primitive[Reshape], at most one component of shape can be -1, but got [const vector]{-1, -1}'),
+    (members.AssignWrongShape, 'LAX', 'raise', 'ValueError',
+     "For 'Assign','value' must have the same rank as 'variable'. But got 'value' rank: 2, 'variable' rank: 1."),
+    (members.CellDictMissing, 'LAX', 'raise', 'ValueError', 'The key zz does not exist in the dict:ValueAny'),
+    (members.CellListOutOfRange, 'LAX', 'raise', 'IndexError',
+     'TupleGetItem evaluator index should be in range[-1, 1), but got 3.'),
+    (members.SumAxisOutOfRange, 'LAX', 'raise', 'ValueError',
+     'For primitive[SumExt], the axis value must be in [-2,2), but got 3.'),
+    (members.TransposeRepeated, 'LAX', 'raise', 'ValueError',
+     "For 'Transpose', perms should all be unique dim, but0 is not unique!"),
+    (members.ExpandDimsOutOfRange, 'LAX', 'raise', 'ValueError',
+     'ExpandDimserror: axis value invalid. axis: 5, input dims: 2'),
+    # Tensor indexes
+    (members.IndexString, 'LAX', 'raise', 'IndexError', "Unsupported Python object type received: <class 'str'>. "
+     "Supported types for tensor indexing are: list, int, float, tuple, slice, ellipsis, None, array, bool, or "
+     "Tensor. Received value: 'a'"),
+    (members.IndexFloat, 'LAX', 'raise', 'IndexError', 'Number index of tensor must be int or bool, but got 1.5.'),
+    (members.IndexOutOfRange, 'LAX', 'raise', 'IndexError', "For 'StridedSlice', the 'strides[1]' cannot be negative "
+     "number and 'begin[1]' must be in [-3, 3) when 'shrink_axis_mask' is greater than 0, but got 'strides[1]': 1, "
+     "'begin[1]': 7."),
+    (members.IndexTooMany, 'LAX', 'raise', 'IndexError',
+     "'The dim of index cannot be greater than indexed data, but got dim of index:3, dim of data:2'"),
+    (members.SetitemOutOfRange, 'LAX', 'raise', 'IndexError', 'Index 9 is out of bounds for dimension with size 3'),
+    (members.StringTimesFloat, 'LAX', 'raise', 'RuntimeError',
+     'string_mul requires the input to be a string and an integer, but got a and 2.5.'),
+    (members.ConcatRanks, 'LAX', 'raise', 'ValueError', 'For primitive[Concat], element rank must be same(shapes are '
+     '[const vector]{[const vector]{2, 3}, [const vector]{3}})!'),
+    (members.StackShapes, 'LAX', 'raise', 'ValueError',
+     'For Stack element 1 shapein input can not pack with first element'),
+    (members.OnesNegative, 'LAX', 'raise', 'ValueError', 'For primitive[Ones], the the 1th dimension of input shape '
+     'must be greater than or equal to 0, but got -1.'),
+    (members.OneHotFloat, 'LAX', 'raise', 'TypeError', 'For primitive[OneHot], the input argument[indices] must be a '
+     'type of {Tensor[Int32], Tensor[Int64]}, but got Tensor[Float32].'),
+    (members.Conv2dRank, 'LAX', 'raise', 'ValueError',
+     'For primitive[Conv2D], the x shape size must be equal to 4, but got 2.'),
+    (members.CellListInt64Index, 'LAX', 'raise', 'ValueError', 'switch_layer index must be an int32, but got Int64'),
+    # the module, the class and the instance's id, as for a Cell's missing attribute
+    (members.JitClassMissingAttribute, 'LAX', 'raise', 'AttributeError',
+     f"ClassMember: 'Namespace:{members.__name__}..<Holder::"),]
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [

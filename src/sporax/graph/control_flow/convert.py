@@ -30,6 +30,7 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, graph_worded,
                                                 refused, unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
+from sporax.graph.control_flow.graph_members import rewrite_attribute_reads, rewrite_member_reads
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
@@ -245,6 +246,7 @@ def _convert(plain):
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
     _check_cell_classmethod_calls(node, plain)
     members = _rewrite_plain_members(node, plain)
+    members = rewrite_member_reads(node, RUNTIME) or members  # Parameter.name ...: MindSpore's RuntimeError
     params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     try:  # MindSpore's graph reads a declared global and drops what the function assigns to it
         declared = rewrite_declared(node, RUNTIME)
@@ -452,23 +454,12 @@ def _rewrite_plain_members(node, plain):
     if owner is None:
         return False
     self_name = (node.args.posonlyargs + node.args.args)[0].arg
-    rewritten = []
 
-    class Members(ast.NodeTransformer):
-        def visit_Attribute(self, attribute):
-            self.generic_visit(attribute)
-            if (isinstance(attribute.ctx, ast.Load) and isinstance(attribute.value, ast.Name)
-                    and attribute.value.id == self_name
-                    and runtime.unbound_in_graph(inspect.getattr_static(owner, attribute.attr, None))):
-                rewritten.append(attribute.attr)
-                return ast.copy_location(ast.Call(
-                    func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()), attr="plain_member",
-                                       ctx=ast.Load()),
-                    args=[attribute.value, ast.Constant(value=attribute.attr)], keywords=[]), attribute)
-            return attribute
+    def wanted(attribute):
+        return (isinstance(attribute.value, ast.Name) and attribute.value.id == self_name
+                and runtime.unbound_in_graph(inspect.getattr_static(owner, attribute.attr, None)))
 
-    node.body = [Members().visit(statement) for statement in node.body]
-    return bool(rewritten)
+    return bool(rewrite_attribute_reads(node, RUNTIME, "plain_member", wanted))
 
 
 def _extra_value(name, plain):

@@ -73,6 +73,11 @@ def _dict_text(mapping):
     return "{" + ", ".join(f"'{_text(key)}': {_text(value)}" for key, value in mapping.items()) + "}"
 
 
+def _is_a(value, class_name):
+    """Whether ``value`` is an instance of the class ``class_name`` (nn's containers, which live above graph)."""
+    return any(cls.__name__ == class_name for cls in type(value).__mro__)
+
+
 def subscript(container, index):
     """``container[index]`` in compiled code: a dict lookup raises MindSpore's errors for a missing or traced key,
     a list or tuple index out of range MindSpore's IndexError, a string's its RuntimeError."""
@@ -84,7 +89,16 @@ def subscript(container, index):
                 raise
             raise IndexError(f"list_getitem evaluator index should be an int64 number, but got AbstractScalar(Type: "
                              f"Float32, Value: {index:g}, Shape: NoShape)") from None
+        except KeyError:
+            if not _is_a(container, "CellDict"):
+                raise
+            raise ValueError(f"The key {_text(index)} does not exist in the dict:ValueAny (the CellDict has "
+                             f"{', '.join(map(repr, container.keys()))})") from None
         except IndexError:
+            if type(index) is int and _is_a(container, "CellList"):  # MindSpore's graph holds a CellList as a tuple
+                size = len(container)
+                raise IndexError(f"TupleGetItem evaluator index should be in range[{-size}, {size}), but got "
+                                 f"{index}.") from None
             if type(index) is not int or type(container) not in (list, tuple, str):
                 raise
             size = len(container)

@@ -75,6 +75,9 @@ def arith(name, left, right):
         return _scalar(name, left, right)
     if type(left) is str or type(right) is str:
         interpreted_calls.refuse_string_operand(name, left, right)
+        if name == "mul" and (type(left) is float or type(right) is float):
+            raise RuntimeError(f"string_mul requires the input to be a string and an integer, but got {left} and "
+                               f"{right}. (A string repeats an int number of times.)")
     return _BINARY[name](left, right)
 
 

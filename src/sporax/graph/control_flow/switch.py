@@ -33,6 +33,9 @@ def traced_index(index):
     if array.size != 1 or not (jnp.issubdtype(array.dtype, jnp.integer) or array.dtype == jnp.bool_):
         raise TypeError(f"A Tensor used to select a Cell or function must be an integer scalar, but got a Tensor "
                         f"of shape {tuple(array.shape)} and dtype {array.dtype}.")
+    if array.dtype != jnp.int32 and array.dtype != jnp.bool_:  # MindSpore 2.10's switch_layer takes Int32 only
+        raise ValueError(f"switch_layer index must be an int32, but got {Tensor._wrap(array).dtype} (make the index "
+                         "Tensor int32, e.g. Tensor(i, mindspore.int32) or index.astype(mindspore.int32)).")
     try:
         int(array)
     except (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError):

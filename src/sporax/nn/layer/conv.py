@@ -134,7 +134,9 @@ class _Conv(Cell):
                 raise ValueError(f"For '{self._cell_name}', data_format='NHWC' takes an input of shape (N, H, W, "
                                  f"{channels}), got {tuple(array.shape)}.")
         elif array.ndim != len(self._format):
-            raise ValueError(f"For '{self._cell_name}', the input must have shape (N, {channels}, ...), got "
+            first = (f"For primitive[Conv2D], the x shape size must be equal to 4, but got {array.ndim}.\n"
+                     if self._cell_name == "Conv2d" else "")  # MindSpore 2.10's graph text
+            raise ValueError(f"{first}For '{self._cell_name}', the input must have shape (N, {channels}, ...), got "
                              f"{tuple(array.shape)}.")
         elif array.shape[1] != channels:
             # MindSpore 2.10 finds a channel mismatch in its 1-D/2-D kernels (RuntimeError), in Conv3D's shape

@@ -109,6 +109,11 @@ def _device_memory_bytes():
     return _memory_bytes[0]
 
 
+def const_vector(shape):
+    """A shape as MindSpore's graph prints it in its errors: ``[const vector]{3, 4}``."""
+    return "[const vector]{" + ", ".join(str(dim) for dim in shape) + "}"
+
+
 def check_output_size(op_name, arg_name, shape, dtype=np.float32):
     """Refuse, before XLA sees it, a shape with a negative dimension or too big to allocate.
 
@@ -117,7 +122,9 @@ def check_output_size(op_name, arg_name, shape, dtype=np.float32):
     """
     for index, dim in enumerate(shape):
         if dim < 0:
-            raise ValueError(f"For '{op_name}', dimension {index} of '{arg_name}' must be at least "
+            first = (f"For primitive[Ones], the the {index}th dimension of input shape must be greater than or equal "
+                     f"to 0, but got {dim}.\n" if op_name == "ones" else "")  # MindSpore 2.10's graph text
+            raise ValueError(f"{first}For '{op_name}', dimension {index} of '{arg_name}' must be at least "
                              f"0, but got {dim} (shape {tuple(shape)}).")
     count = math.prod(shape)
     size = count * np.dtype(dtype).itemsize
@@ -160,9 +167,22 @@ def axis_index(op_name, arg_name, axis, ndim):
         axis = static_int(op_name, arg_name, axis)
     bound = max(ndim, 1)
     if not -bound <= axis < bound:
-        raise ValueError(f"For '{op_name}', '{arg_name}' must be in range [{-bound}, {bound}), "
+        text = _AXIS_TEXTS.get(op_name)
+        first = text.format(low=-bound, high=bound, axis=axis, rank=ndim - 1) + "\n" if text else ""
+        raise ValueError(f"{first}For '{op_name}', '{arg_name}' must be in range [{-bound}, {bound}), "
                          f"but got {axis}.")
     return int(axis) % bound
+
+
+# MindSpore 2.10's graph-mode texts for an axis out of range, the first line of sporax's error ('rank': the rank of
+# expand_dims' input, one less than the axis range's)
+_AXIS_TEXTS = {
+    "transpose": "For primitive[Transpose], the perm value must be in [{low},{high}), but got {axis}.",
+    "gather": "For primitive[Gather], the axis must be in [{low},{high}], but got {axis}.",
+    "expand_dims": "ExpandDimserror: axis value invalid. axis: {axis}, input dims: {rank}",
+    "unsqueeze": "ExpandDimserror: axis value invalid. axis: {axis}, input dims: {rank}",
+    "softmax": "For primitive[Softmax], the axis must be in [{low},{high}), but got {axis}.",
+}
 
 
 def axes_tuple(op_name, arg_name, axes, ndim):

@@ -25,7 +25,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
 from sporax.ops.casting import convert
 from sporax.ops.functional._args import (
-    axes_tuple, axis_index, check_output_size, numpy_dtype, static_shape,
+    axes_tuple, axis_index, check_output_size, const_vector, numpy_dtype, static_shape,
 )
 from sporax.ops.op_table import ANY, INT_TUPLE, SCALAR, Sample, op, spelling
 from sporax.ops.samples import python_calls, shaped, values
@@ -90,12 +90,14 @@ def identity(x):
 
 # --- shape changes ----------------------------------------------------------------------------
 def _resolve_shape(op_name, old_shape, new_shape):
-    """Fill a single -1 in ``new_shape`` and check the element count matches."""
+    """Fill a single -1 in ``new_shape`` and check the element count matches; a failure's first line is
+    MindSpore 2.10's graph-mode text, sporax's explanation follows."""
     total = int(np.prod(old_shape, dtype=np.int64))
     unknown = [i for i, dim in enumerate(new_shape) if dim == -1]
     if len(unknown) > 1 or any(dim < -1 for dim in new_shape):
-        raise ValueError(f"For '{op_name}', the shape {new_shape} may hold at most one -1 and no "
-                         "other negative size.")
+        raise ValueError(f"For primitive[Reshape], at most one component of shape can be -1, but got "
+                         f"{const_vector(new_shape)}\nFor '{op_name}', the shape {new_shape} may hold at most "
+                         "one -1 and no other negative size.")
     known = int(np.prod([dim for dim in new_shape if dim != -1], dtype=np.int64))
     if unknown:
         if known == 0 or total % known:
@@ -103,8 +105,10 @@ def _resolve_shape(op_name, old_shape, new_shape):
                              f"({total} elements) into {new_shape}.")
         new_shape = tuple(total // known if dim == -1 else dim for dim in new_shape)
     elif known != total:
-        raise ValueError(f"For '{op_name}', cannot reshape a tensor of shape {tuple(old_shape)} "
-                         f"({total} elements) into {new_shape} ({known} elements).")
+        raise ValueError(f"For primitive[Reshape], the accumulate of x_shape must be equal to out_shape, but got "
+                         f"x_shape: {const_vector(old_shape)}, and out_shape: {const_vector(new_shape)}\n"
+                         f"For '{op_name}', cannot reshape a tensor of shape {tuple(old_shape)} ({total} elements) "
+                         f"into {new_shape} ({known} elements).")
     return new_shape
 
 
@@ -141,7 +145,10 @@ def reshape(input, shape):
 def _permutation(op_name, arg_name, dims, ndim):
     axes = axes_tuple(op_name, arg_name, tuple(dims) if isinstance(dims, (tuple, list)) else dims, ndim)
     if sorted(axes) != list(range(ndim)):
-        raise ValueError(f"For '{op_name}', '{arg_name}' must be a permutation of the {ndim} axes, "
+        repeated = next((axis for axis in axes if axes.count(axis) > 1), None)
+        first = (f"For 'Transpose', perms should all be unique dim, but{repeated} is not unique!\n"  # MindSpore 2.10
+                 if op_name == "transpose" and repeated is not None else "")
+        raise ValueError(f"{first}For '{op_name}', '{arg_name}' must be a permutation of the {ndim} axes, "
                          f"but got {dims!r}.")
     return axes
 

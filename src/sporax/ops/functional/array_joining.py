@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, promote_types
-from sporax.ops.functional._args import axis_index, static_int
+from sporax.ops.functional._args import axis_index, const_vector, static_int
 from sporax.ops.op_table import ANY, op, spelling
 from sporax.ops.samples import sequences, shaped
 
@@ -74,7 +74,9 @@ def concat(tensors, axis=0):
     for i, array in enumerate(arrays):
         if array.ndim != ndim or array.shape[:axis] + array.shape[axis + 1:] != \
                 arrays[0].shape[:axis] + arrays[0].shape[axis + 1:]:
-            raise ValueError(f"For 'concat', tensors[{i}] has shape {array.shape} but tensors[0] "
+            first = (f"For primitive[Concat], element rank must be same(shapes are "
+                     f"{const_vector(const_vector(item.shape) for item in arrays)})!\n" if array.ndim != ndim else "")
+            raise ValueError(f"{first}For 'concat', tensors[{i}] has shape {array.shape} but tensors[0] "
                              f"has {arrays[0].shape}: all dimensions except axis {axis} must match.")
     return jnp.concatenate(arrays, axis)
 
@@ -92,7 +94,8 @@ def stack(tensors, axis=0):
     arrays = _promoted(tensors)
     for i, array in enumerate(arrays):
         if array.shape != arrays[0].shape:
-            raise ValueError(f"For 'stack', tensors[{i}] has shape {array.shape} but tensors[0] has "
+            raise ValueError(f"For Stack element {i} shapein input can not pack with first element\n"  # MindSpore 2.10
+                             f"For 'stack', tensors[{i}] has shape {array.shape} but tensors[0] has "
                              f"{arrays[0].shape}: all shapes must be equal.")
     return jnp.stack(arrays, axis_index("stack", "axis", axis, arrays[0].ndim + 1))
 

@@ -38,6 +38,11 @@ _BOOL = np.dtype(np.bool_)
 _HALF = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
 
 
+# The Primitive MindSpore 2.10's graph names in a reduction's axis-range error (its first line)
+_REDUCE_PRIMITIVES = {"sum": "SumExt", "reduce_sum": "ReduceSum", "mean": "ReduceMean", "reduce_mean": "ReduceMean",
+                      "reduce_max": "ReduceMax", "reduce_min": "ReduceMin"}  # Tensor.max and ops.amax share "amax"
+
+
 @functools.lru_cache(maxsize=4096)
 def _axes_cached(op_name, axis, ndim):
     if axis is None or axis == ():  # MindSpore: an empty tuple reduces every axis
@@ -50,8 +55,10 @@ def _axes_cached(op_name, axis, ndim):
             raise TypeError(f"For '{op_name}', the axis must be None, an int or a tuple of ints, "
                             f"but got {axis!r}.")
         if not -limit <= item < limit:
-            raise ValueError(f"For '{op_name}', the axis {item} is out of range for a tensor of "
-                             f"rank {ndim}: expected a value in [{-limit}, {limit}).")
+            primitive = _REDUCE_PRIMITIVES.get(op_name)
+            first = f"For primitive[{primitive}], the axis value must be in [{-limit},{limit}), but got {item}.\n"
+            raise ValueError(f"{first if primitive else ''}For '{op_name}', the axis {item} is out of range for a "
+                             f"tensor of rank {ndim}: expected a value in [{-limit}, {limit}).")
         item = int(item) % limit
         if item in result:
             raise ValueError(f"For '{op_name}', the axis {axis!r} repeats dimension {item}.")

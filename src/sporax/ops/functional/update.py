@@ -44,7 +44,18 @@ def assign(variable, value):
     value = jnp.asarray(value).astype(variable.dtype)
     if value.shape != variable.shape and value.size == variable.size and value.ndim > variable.ndim:
         return value.reshape(variable.shape)  # (1,) into (): MindSpore's Assign stores equal sizes
-    return jnp.broadcast_to(value, variable.shape)
+    try:
+        return jnp.broadcast_to(value, variable.shape)
+    except ValueError:
+        def text(shape):
+            return "(" + ", ".join(map(str, shape)) + ")"
+        first = (f"For 'Assign','value' must have the same rank as 'variable'. But got 'value' rank: {value.ndim}, "
+                 f"'variable' rank: {variable.ndim}." if value.ndim != variable.ndim else
+                 f"For 'Assign','value' must have the same shape as 'variable'. But got 'value' shape: "
+                 f"{text(value.shape)}, 'variable' shape: {text(variable.shape)}.")
+        raise ValueError(f"{first}\nFor 'assign', a value "
+                         f"of shape {value.shape} cannot be stored into a Parameter of shape {variable.shape} "
+                         "(it must broadcast to it).") from None
 
 
 @op(inputs=("variable", "value"), scalars="value", writes="variable", snapshot=True, dtypes=ANY, inline=True,

@@ -106,8 +106,9 @@ relu_array.defjvps(lambda tangent, _, array: jnp.where(array > 0, tangent, jnp.z
 
 @jax.custom_jvp
 def relu6_array(array):
-    """``min(max(array, 0), 6)`` with MindSpore's ReLU6 gradient: ``dy * (0 < x <= 6)``."""
-    return jnp.clip(array, jnp.zeros((), array.dtype), jnp.asarray(6, array.dtype))
+    """``min(max(array, 0), 6)`` with MindSpore's ReLU6 gradient: ``dy * (0 < x <= 6)``; NaN gives 0, as
+    MindSpore 2.10's kernel (``relu_array``)."""
+    return jnp.where(array > 0, jnp.minimum(array, jnp.asarray(6, array.dtype)), jnp.zeros((), array.dtype))
 
 
 relu6_array.defjvps(lambda tangent, _, array: jnp.where((array > 0) & (array <= 6), tangent,

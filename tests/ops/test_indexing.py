@@ -112,6 +112,27 @@ def test_under_jit_static_and_traced_integer_indices():
     np.testing.assert_array_equal(expanded, expected[..., None, 1])
 
 
+def test_slice_bound_made_from_a_python_number_inside_compiled_code():
+    # MindSpore 2.10 GRAPH_MODE folds ``Tensor(5 // 2)`` made in a construct to a constant, so it may bound a
+    # slice: arange(9)[0:-1:step] is [0, 2, 4, 6] and arange(9)[1::step] is [1, 3, 5, 7] there (mindaudio's
+    # ConvTasNet.overlap_and_add); a bound computed from an input stays unknown and still raises
+    @jax.jit
+    def constant_step(array):
+        frame, step = Tensor._wrap(array), Tensor(5 // 2)
+        return frame[0:-1:step]._value, frame[1::step]._value
+
+    evens, odds = constant_step(np.arange(9, dtype=np.int32))
+    np.testing.assert_array_equal(evens, [0, 2, 4, 6])
+    np.testing.assert_array_equal(odds, [1, 3, 5, 7])
+
+    @jax.jit
+    def input_step(array, step):
+        return Tensor._wrap(array)[::Tensor._wrap(step)]._value
+
+    with pytest.raises(IndexError, match="slice bound is a Tensor whose value is being compiled"):
+        input_step(np.arange(9), np.int32(2))
+
+
 def test_traced_boolean_mask():
     @jax.jit
     def read(array):

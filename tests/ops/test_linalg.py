@@ -52,6 +52,20 @@ def test_matmul_shape_error_teaches():
         ops.addn([Tensor(np.ones(2)), Tensor(np.ones(3))])
 
 
+@pytest.mark.parametrize("other_dtype", ["float16", "int32", "float64"])
+def test_matmul_refuses_two_dtypes(other_dtype):
+    # MindSpore 2.10 promotes nothing here: ops.matmul, mint.matmul, `@`, Tensor.matmul and ops.mm of a Float32
+    # and a Float16 / Int32 / Float64 tensor raise TypeError "For 'MatMulExt', the type of 'x2' should be same
+    # as 'x1', but got 'x1' with type Tensor[Float32] and 'x2' with type Tensor[Float16]" (mm: 'MatMul')
+    from sporax import mint
+    first, second = Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2), other_dtype))
+    expected = f"'input' with type Tensor\\[Float32\\] and '(other|mat2)' with type Tensor\\[{MS_NAME[other_dtype]}\\]"
+    for product in (ops.matmul, mint.matmul, lambda a, b: a @ b, lambda a, b: a.matmul(b), ops.mm):
+        with pytest.raises(TypeError, match=expected):
+            product(first, second)
+    assert ops.matmul(first, Tensor(np.ones((3, 2), np.float32))).dtype is mstype.float32
+
+
 @pytest.mark.parametrize("first, second", [((1, 6, 4, 4), (1, 6, 4, 4)), ((2, 2, 3), (3, 4)), ((2, 3), (3,)),
                                             ((3,), (3, 2))])
 def test_mat_mul_primitive_refuses_non_matrices(first, second):

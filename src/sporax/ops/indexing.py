@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.state import views
 from sporax.state.assign import rebind
@@ -89,6 +90,10 @@ def _slice_bound(bound):
         return bound
     if isinstance(bound, Tensor):
         bound = bound._value
+    if isinstance(bound, _TRACER) and jax_private.staged_constant(bound) is not None:
+        # a Tensor made from a Python number inside the compiled function (``frame[0:-1:Tensor(step)]``):
+        # MindSpore's graph compiler knows its value, so the slice has fixed sizes
+        bound = jax_private.staged_constant(bound)
     if isinstance(bound, _TRACER):
         raise IndexError("Tensor index: a slice bound is a Tensor whose value is being compiled; slice sizes must "
                          "be known when compiling. Use a Python int, or ops.gather / ops.slice with fixed sizes.")

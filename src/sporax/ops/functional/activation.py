@@ -91,16 +91,24 @@ def _check_softshrink(lambd):
     return {"lambd": float(lambd)}
 
 
+@jax.custom_jvp
 def relu_array(array):
-    """``max(array, 0)`` with MindSpore's ReluGrad: the gradient is ``dy * (x > 0)``, 0 at x == 0
-    (``jnp.maximum``'s own gradient splits the tie, 0.5, and costs XLA a compare-select-divide)."""
-    return jax.nn.relu(array)
+    """``array`` where positive, else 0, with MindSpore's ReluGrad: the gradient is ``dy * (x > 0)``, 0 at
+    x == 0 (``jnp.maximum``'s own gradient splits the tie, 0.5, and costs XLA a compare-select-divide).
+
+    NaN gives 0, as MindSpore 2.10's ReLU kernel (``x > 0 ? x : 0``): a network whose weights went NaN after
+    an overflowed fp16 step still returns a finite loss there (checked on 2.10; ``max`` would pass NaN on)."""
+    return jnp.where(array > 0, array, jnp.zeros((), array.dtype))
+
+
+relu_array.defjvps(lambda tangent, _, array: jnp.where(array > 0, tangent, jnp.zeros_like(tangent)))
 
 
 @jax.custom_jvp
 def relu6_array(array):
-    """``min(max(array, 0), 6)`` with MindSpore's ReLU6 gradient: ``dy * (0 < x <= 6)``."""
-    return jnp.clip(array, jnp.zeros((), array.dtype), jnp.asarray(6, array.dtype))
+    """``min(max(array, 0), 6)`` with MindSpore's ReLU6 gradient: ``dy * (0 < x <= 6)``; NaN gives 0, as
+    MindSpore 2.10's kernel (``relu_array``)."""
+    return jnp.where(array > 0, jnp.minimum(array, jnp.asarray(6, array.dtype)), jnp.zeros((), array.dtype))
 
 
 relu6_array.defjvps(lambda tangent, _, array: jnp.where((array > 0) & (array <= 6), tangent,

@@ -16,6 +16,7 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.ops._dispatch import promote_types
 from sporax.ops.functional.complex_gradients import conjugate_gradient
 from sporax.ops.op_table import ANY, Sample, function_op, op
@@ -56,8 +57,15 @@ def _promoted(*arrays):
     return [array if array.dtype == dtype else array.astype(dtype) for array in arrays]
 
 
-def _product(op_name, function, input, other, input_name="input", other_name="other"):
-    """``function(input, other)`` in their common dtype; a shape mismatch raises naming the op."""
+def _product(op_name, function, input, other, input_name="input", other_name="other", same_dtype=False):
+    """``function(input, other)`` in their common dtype (``same_dtype``: the two dtypes must be equal); a shape
+    mismatch raises naming the op."""
+    if same_dtype and input.dtype != other.dtype:
+        # MindSpore 2.10's MatMul/MatMulExt promote nothing: Float32 @ Float16 (or Int32, Float64) is a TypeError
+        names = [f"Tensor[{mstype.from_numpy_dtype(array.dtype)}]" for array in (input, other)]
+        raise TypeError(f"For '{op_name}', the type of '{other_name}' should be same as '{input_name}', but got "
+                        f"'{input_name}' with type {names[0]} and '{other_name}' with type {names[1]}. Cast one "
+                        f"of them first, e.g. {other_name}.astype({input_name}.dtype).")
     a, b = _promoted(input, other)
     try:
         # complex operands: MindSpore's gradient multiplies by the other operand's conjugate
@@ -69,10 +77,11 @@ def _product(op_name, function, input, other, input_name="input", other_name="ot
                          f"Details: {error}") from None
 
 
-def _product_op(name, function, summary, example, inputs=("input", "other"), **options):
+def _product_op(name, function, summary, example, inputs=("input", "other"), same_dtype=False, **options):
     """Declare the product ``name``: ``function`` of its two Tensor ``inputs`` in their common dtype, a shape
     mismatch raising an error that names the op and both inputs; ``options`` are ``op``'s.
 
+    ``same_dtype``: operands of two dtypes raise TypeError (MindSpore's MatMul), else they meet in the common one.
     ``example`` is ``(first shape, second shape, result shape)``: the docstring's example multiplies
     Float32 ones of the two shapes and shows the result's shape.
     """
@@ -81,8 +90,8 @@ def _product_op(name, function, summary, example, inputs=("input", "other"), **o
     doc = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
            f"        >>> ops.{name}(Tensor(np.ones({first_shape}, np.float32)), "
            f"Tensor(np.ones({second_shape}, np.float32))).shape\n        {result_shape}\n")
-    return function_op(name, lambda a, b: _product(name, function, a, b, first, second), doc, module=__name__,
-                       inputs=inputs, dtypes=ANY, **options)
+    return function_op(name, lambda a, b: _product(name, function, a, b, first, second, same_dtype), doc,
+                       module=__name__, inputs=inputs, dtypes=ANY, **options)
 
 
 _PRODUCT_SHAPES = (((3, 4), (4, 2)), ((2, 3, 4), (4, 5)), ((4,), (4, 3)))
@@ -90,12 +99,13 @@ _PRODUCT_SHAPES = (((3, 4), (4, 2)), ((2, 3, 4), (4, 5)), ((4,), (4, 3)))
 
 matmul = _product_op(
     "matmul", jnp.matmul, "Matrix product of ``input`` and ``other`` with NumPy's broadcasting rules.",
-    ((2, 3), (3,), (2,)),
+    ((2, 3), (3,), (2,)), same_dtype=True,
     method="matmul", mint="matmul", samples=operands(*_PRODUCT_SHAPES, ((2, 1, 2, 3), (3, 3, 2))),
     reference=np.matmul)
 mm = _product_op(
     "mm", jnp.matmul, "Matrix product of two 2-D tensors.", ((2, 3), (3, 4), (2, 4)),
-    inputs=("input", "mat2"), method="mm", mint="mm", samples=operands(((3, 4), (4, 2)), ((1, 3), (3, 5))),
+    inputs=("input", "mat2"), same_dtype=True, method="mm", mint="mm",
+    samples=operands(((3, 4), (4, 2)), ((1, 3), (3, 5))),
     reference=np.matmul)
 bmm = _product_op(
     "bmm", jnp.matmul, "Batched matrix product: ``(..., n, m) @ (..., m, p)``.", ((2, 2, 3), (2, 3, 4), (2, 2, 4)),

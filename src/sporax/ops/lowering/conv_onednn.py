@@ -17,6 +17,7 @@ transposes around the convolution at all (with XLA's convolution: the OIHW -> HW
 flipped kernel of the input gradient, and the (C, H, W, N) / (Ho, Wo, N, O) operands of the weight
 gradient).
 """
+import ctypes
 import functools
 
 import jax
@@ -89,6 +90,35 @@ def _convolution(strides, pads):
     return convolution
 
 
+_prepared = set()  # the shapes handed to the preparation thread in this process
+
+
+def _prepare(key):
+    """Make the primitives of ``key`` (``conv_onednn.cc``'s ``MakeKey`` order) now: 1 where they are new, 0 where
+    they were made before, -1 where oneDNN failed (left to the first call, which reports it)."""
+    return onednn.library().SporaxConvPrepare((ctypes.c_int64 * len(key))(*key), 1)
+
+
+def prepare(array_shape, weight_shape, strides, pads):
+    """Start making this convolution's oneDNN primitives in the background (``onednn.in_background``).
+
+    Called when a call is traced: the primitives of the program's convolutions are then made while the
+    rest of the step is traced and XLA compiles it, instead of in the program's first run. A shape seen
+    before is not prepared again (the library keeps its primitives for the process's life). Returns the
+    shape's key (``_prepare``'s).
+    """
+    batch, height, width, channels = array_shape
+    outputs, _, rows, columns = weight_shape
+    key = tuple(int(size) for size in (batch, channels, height, width, outputs, rows, columns, *strides, *pads[0],
+                                       *pads[1]))
+    if key not in _prepared:
+        _prepared.add(key)
+        onednn.in_background(_prepare, key)
+    return key
+
+
 def conv(array, weight, strides, pads):
     """NHWC x OIHW convolution with explicit ``pads``, through oneDNN (see the module's contract)."""
-    return _convolution(tuple(strides), tuple(tuple(pair) for pair in pads))(array, weight)
+    strides, pads = tuple(strides), tuple(tuple(pair) for pair in pads)
+    prepare(array.shape, weight.shape, strides, pads)
+    return _convolution(strides, pads)(array, weight)

@@ -221,10 +221,10 @@ ffi::Error RunBackward(F32 array, F32 weight, F32 gradient, ffi::ResultBuffer<ff
       .Attr<int64_t>("pad_left").Attr<int64_t>("pad_right")
 
 // Makes the primitives of ``count`` convolutions ahead of their first call (``keys``: 13 int64 each, in MakeKey's
-// order) and sizes the scratchpads for them, so that a program's first run finds them made: conv_onednn.py calls it
-// from a background thread while the main thread traces and XLA compiles (the first call would otherwise create
-// them on the program's critical path). Returns how many of the shapes were new (0: all made before, or stopped),
-// -1 where oneDNN failed (the first call then reports it).
+// order), with their weight reorders, and sizes the scratchpads for them, so that a program's first run finds them
+// made: conv_onednn.py calls it from a background thread while the main thread traces and XLA compiles (the first
+// call would otherwise make them on the program's critical path). Returns how many of the shapes were new (0: all
+// made before, or stopped), -1 where oneDNN failed (the first call then reports it).
 extern "C" int64_t SporaxConvPrepare(const int64_t* keys, int64_t count) {
   int64_t made = 0;
   try {
@@ -236,6 +236,14 @@ extern "C" int64_t SporaxConvPrepare(const int64_t* keys, int64_t count) {
       bool new_shape = false;
       Conv& conv = Primitives(key, &new_shape);
       made += new_shape;
+      if (new_shape) {  // the calls' weight reorders too: oneDNN's primitive cache then has them for the calls
+        auto reorder = [&](const memory::desc& from, const memory::desc& to) {
+          if (from != to) dnnl::reorder(dnnl::reorder::primitive_desc(conv.engine, from, conv.engine, to));
+        };
+        reorder(conv.weights_user, conv.forward_pd.weights_desc());
+        reorder(conv.weights_user, conv.data_pd.weights_desc());
+        reorder(conv.weights_pd.diff_weights_desc(), conv.weights_user);
+      }
       bytes[0] = std::max({bytes[0], conv.forward_pd.scratchpad_desc().get_size(),
                            conv.data_pd.scratchpad_desc().get_size()});
       bytes[1] = std::max(bytes[1], conv.weights_pd.scratchpad_desc().get_size());

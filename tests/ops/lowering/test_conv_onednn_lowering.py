@@ -88,6 +88,8 @@ def test_a_traced_convolution_has_its_primitives_made_in_the_background():
     key = (1, 24, 6, 5, 8, 3, 2, 1, 2, 1, 0, 0, 1)
     assert conv_onednn._prepare(key) == 0
     assert conv_onednn._prepare((1, 24, 6, 5, 8, 3, 3, 1, 2, 1, 0, 0, 1)) == 1
+    # A symbolic batch (jax.export) has no key: its first call makes the primitives.
+    assert conv_onednn.prepare(jax.export.symbolic_shape("b, 7, 5, 24"), (8, 24, 3, 2), strides, pads) is None
 
 
 def test_window_larger_than_the_input_gives_xla_empty_result():

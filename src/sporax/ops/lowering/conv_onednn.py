@@ -15,7 +15,8 @@ primitives once per shape, on NHWC data with the weights in whatever blocked lay
 each call reorders the OIHW weights (or the weight gradient back to OIHW), so XLA sees no layout
 transposes around the convolution at all (with XLA's convolution: the OIHW -> HWIO weights, the
 flipped kernel of the input gradient, and the (C, H, W, N) / (Ho, Wo, N, O) operands of the weight
-gradient).
+gradient). The library makes a shape's primitives ahead of its first call, on ``onednn.in_background``'s
+thread, as soon as a call with that shape is traced (``prepare``): a program's first run then finds them made.
 """
 import ctypes
 import functools
@@ -105,12 +106,14 @@ def prepare(array_shape, weight_shape, strides, pads):
     Called when a call is traced: the primitives of the program's convolutions are then made while the
     rest of the step is traced and XLA compiles it, instead of in the program's first run. A shape seen
     before is not prepared again (the library keeps its primitives for the process's life). Returns the
-    shape's key (``_prepare``'s).
+    shape's key (``_prepare``'s), or None where a dimension is symbolic.
     """
     batch, height, width, channels = array_shape
     outputs, _, rows, columns = weight_shape
-    key = tuple(int(size) for size in (batch, channels, height, width, outputs, rows, columns, *strides, *pads[0],
-                                       *pads[1]))
+    key = (batch, channels, height, width, outputs, rows, columns, *strides, *pads[0], *pads[1])
+    if not all(isinstance(size, (int, np.integer)) for size in key):
+        return None  # a symbolic dimension (jax.export): the first call makes the primitives
+    key = tuple(int(size) for size in key)
     if key not in _prepared:
         _prepared.add(key)
         onednn.in_background(_prepare, key)

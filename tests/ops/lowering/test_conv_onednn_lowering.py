@@ -8,7 +8,7 @@ import pytest
 
 import sporax
 from sporax import nn
-from sporax.ops.lowering import conv_onednn, plain_lowering
+from sporax.ops.lowering import conv_onednn, onednn, plain_lowering
 
 pytestmark = pytest.mark.skipif(not conv_onednn.available(), reason="oneDNN's convolution kernels are not available here")
 
@@ -73,6 +73,23 @@ def test_kernel_matches_xla_and_numpy(x_shape, w_shape, strides, pads):
     cotangent = rng.standard_normal(expected.shape).astype(np.float32)
     for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
         np.testing.assert_allclose(np.asarray(got_grad), np.asarray(expected_grad), rtol=1e-5, atol=1e-4)
+
+
+def test_a_traced_convolution_has_its_primitives_made_in_the_background():
+    # Shapes no other test uses, uneven in every dimension (a key in the wrong order would not be found).
+    strides, pads = (1, 2), ((1, 0), (0, 1))
+    traced = jax.ShapeDtypeStruct((1, 7, 5, 24), np.float32), jax.ShapeDtypeStruct((8, 24, 3, 2), np.float32)
+    jax.make_jaxpr(lambda x, w: conv_onednn.conv(x, w, strides, pads))(*traced)  # traced, never run
+    onednn.in_background(lambda: None).result()  # the preparation thread has done what was queued before
+    assert conv_onednn._prepare(conv_onednn.prepare(traced[0].shape, traced[1].shape, strides, pads)) == 0
+    # The kernel's own call (no preparation) makes its primitives under the same key; a new shape gives 1.
+    x, w = np.ones((1, 6, 5, 24), np.float32), np.ones((8, 24, 3, 2), np.float32)
+    np.asarray(conv_onednn._convolution(strides, pads)(x, w))
+    key = (1, 24, 6, 5, 8, 3, 2, 1, 2, 1, 0, 0, 1)
+    assert conv_onednn._prepare(key) == 0
+    assert conv_onednn._prepare((1, 24, 6, 5, 8, 3, 3, 1, 2, 1, 0, 0, 1)) == 1
+    # A symbolic batch (jax.export) has no key: its first call makes the primitives.
+    assert conv_onednn.prepare(jax.export.symbolic_shape("b, 7, 5, 24"), (8, 24, 3, 2), strides, pads) is None
 
 
 def test_window_larger_than_the_input_gives_xla_empty_result():

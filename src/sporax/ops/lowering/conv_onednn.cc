@@ -11,6 +11,7 @@
 // calls, b32 3x3, load 16: 64 ch 32x32 52.0 -> 34.5, 128 ch 16x16 48.5 -> 29.4, 256 ch 8x8 42.6 -> 33.4, 512 ch 4x4
 // 72.5 -> 65.7; benchmarks/cpu_speed_notes.md, twentieth pass). With any other team size both run one after the
 // other on the whole team (side by side on more cores would leave the rest idle).
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <map>
@@ -114,7 +115,7 @@ struct Conv {
   }
 };
 
-Conv& Primitives(const Key& key) {
+Conv& Primitives(const Key& key, bool* made = nullptr) {
   // Never destroyed: at exit, an XLA thread may still be running a program that uses a cached primitive
   // (an asynchronous call the script did not wait for) while static destructors run (a segfault after
   // ResNet's predict.py printed its result).
@@ -122,6 +123,7 @@ Conv& Primitives(const Key& key) {
   static std::map<Key, std::unique_ptr<Conv>>& cache = *new std::map<Key, std::unique_ptr<Conv>>;
   std::lock_guard<std::mutex> lock(cache_mutex);
   auto& entry = cache[key];
+  if (made) *made = !entry;
   if (!entry) entry = std::make_unique<Conv>(key);
   return *entry;
 }
@@ -217,6 +219,43 @@ ffi::Error RunBackward(F32 array, F32 weight, F32 gradient, ffi::ResultBuffer<ff
 #define SPORAX_CONV_ATTRIBUTES                                                                          \
   .Attr<int64_t>("stride_h").Attr<int64_t>("stride_w").Attr<int64_t>("pad_top").Attr<int64_t>("pad_bottom") \
       .Attr<int64_t>("pad_left").Attr<int64_t>("pad_right")
+
+// Makes the primitives of ``count`` convolutions ahead of their first call (``keys``: 13 int64 each, in MakeKey's
+// order), with their weight reorders, and sizes the scratchpads for them, so that a program's first run finds them
+// made: conv_onednn.py calls it from a background thread while the main thread traces and XLA compiles (the first
+// call would otherwise make them on the program's critical path). Returns how many of the shapes were new (0: all
+// made before, or stopped), -1 where oneDNN failed (the first call then reports it).
+extern "C" int64_t SporaxConvPrepare(const int64_t* keys, int64_t count) {
+  int64_t made = 0;
+  try {
+    size_t bytes[2] = {0, 0};  // the scratchpads' sizes, slot by slot (see RunForward and RunPart)
+    for (int64_t i = 0; i < count; ++i) {
+      if (Stopped()) return made;
+      Key key;
+      std::copy(keys + 13 * i, keys + 13 * (i + 1), key.begin());
+      bool new_shape = false;
+      Conv& conv = Primitives(key, &new_shape);
+      made += new_shape;
+      if (new_shape) {  // the calls' weight reorders too: oneDNN's primitive cache then has them for the calls
+        auto reorder = [&](const memory::desc& from, const memory::desc& to) {
+          if (from != to) dnnl::reorder(dnnl::reorder::primitive_desc(conv.engine, from, conv.engine, to));
+        };
+        reorder(conv.weights_user, conv.forward_pd.weights_desc());
+        reorder(conv.weights_user, conv.data_pd.weights_desc());
+        reorder(conv.weights_pd.diff_weights_desc(), conv.weights_user);
+      }
+      bytes[0] = std::max({bytes[0], conv.forward_pd.scratchpad_desc().get_size(),
+                           conv.data_pd.scratchpad_desc().get_size()});
+      bytes[1] = std::max(bytes[1], conv.weights_pd.scratchpad_desc().get_size());
+    }
+    std::lock_guard<std::mutex> lock(CallMutex());
+    if (Stopped()) return made;
+    for (int slot = 0; slot < 2; ++slot) ScratchpadBuffer(bytes[slot], slot);
+  } catch (const dnnl::error&) {
+    return -1;
+  }
+  return made;
+}
 
 // Called once at process exit (sporax.core.process_setup): waits for the running call, then stops all.
 extern "C" void SporaxOnednnStop() {

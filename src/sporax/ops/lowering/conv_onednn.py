@@ -15,8 +15,10 @@ primitives once per shape, on NHWC data with the weights in whatever blocked lay
 each call reorders the OIHW weights (or the weight gradient back to OIHW), so XLA sees no layout
 transposes around the convolution at all (with XLA's convolution: the OIHW -> HWIO weights, the
 flipped kernel of the input gradient, and the (C, H, W, N) / (Ho, Wo, N, O) operands of the weight
-gradient).
+gradient). The library makes a shape's primitives ahead of its first call, on ``onednn.in_background``'s
+thread, as soon as a call with that shape is traced (``prepare``): a program's first run then finds them made.
 """
+import ctypes
 import functools
 
 import jax
@@ -89,6 +91,37 @@ def _convolution(strides, pads):
     return convolution
 
 
+_prepared = set()  # the shapes handed to the preparation thread in this process
+
+
+def _prepare(key):
+    """Make the primitives of ``key`` (``conv_onednn.cc``'s ``MakeKey`` order) now: 1 where they are new, 0 where
+    they were made before, -1 where oneDNN failed (left to the first call, which reports it)."""
+    return onednn.library().SporaxConvPrepare((ctypes.c_int64 * len(key))(*key), 1)
+
+
+def prepare(array_shape, weight_shape, strides, pads):
+    """Start making this convolution's oneDNN primitives in the background (``onednn.in_background``).
+
+    Called when a call is traced: the primitives of the program's convolutions are then made while the
+    rest of the step is traced and XLA compiles it, instead of in the program's first run. A shape seen
+    before is not prepared again (the library keeps its primitives for the process's life). Returns the
+    shape's key (``_prepare``'s), or None where a dimension is symbolic.
+    """
+    batch, height, width, channels = array_shape
+    outputs, _, rows, columns = weight_shape
+    key = (batch, channels, height, width, outputs, rows, columns, *strides, *pads[0], *pads[1])
+    if not all(isinstance(size, (int, np.integer)) for size in key):
+        return None  # a symbolic dimension (jax.export): the first call makes the primitives
+    key = tuple(int(size) for size in key)
+    if key not in _prepared:
+        _prepared.add(key)
+        onednn.in_background(_prepare, key)
+    return key
+
+
 def conv(array, weight, strides, pads):
     """NHWC x OIHW convolution with explicit ``pads``, through oneDNN (see the module's contract)."""
-    return _convolution(tuple(strides), tuple(tuple(pair) for pair in pads))(array, weight)
+    strides, pads = tuple(strides), tuple(tuple(pair) for pair in pads)
+    prepare(array.shape, weight.shape, strides, pads)
+    return _convolution(strides, pads)(array, weight)

@@ -19,6 +19,7 @@ rounds after a region, then sleeps, so the rest of the XLA program gets the core
 (``process_setup.set_openmp_defaults``) before libgomp loads, unless the user set either; a process that loaded libgomp earlier keeps its
 own settings.
 """
+import concurrent.futures
 import ctypes
 import functools
 import importlib.metadata
@@ -83,6 +84,8 @@ def _build():
     process_setup.finish_programs_at_exit(library.SporaxOnednnStop)
     library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
     library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4
+    library.SporaxConvPrepare.restype = ctypes.c_int64
+    library.SporaxConvPrepare.argtypes = [ctypes.POINTER(ctypes.c_int64), ctypes.c_int64]
     for target, symbol in TARGETS.items():
         jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(library, symbol)), platform="cpu")
     return library
@@ -108,6 +111,22 @@ def library():
 def unavailable_reason():
     """Why ``library()`` is ``None`` (``None`` when it is not)."""
     return "SPORAX_ONEDNN switches it off" if switched_off() else _load()[1]
+
+
+@functools.lru_cache(maxsize=1)
+def _preparer():
+    # One thread: preparations run one after the other, never two oneDNN primitive creations side by side.
+    return concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="sporax-onednn-prepare")
+
+
+def in_background(function, *arguments):
+    """``function(*arguments)`` on sporax's oneDNN preparation thread, returning at once (a ``Future``).
+
+    For work a kernel's first call would otherwise do (its primitives made, its scratchpad sized) that can be
+    done as soon as the call's shapes are known, while the main thread goes on tracing and XLA compiles: a
+    ``ctypes`` call releases the GIL, so the work takes the core the serial trace leaves idle.
+    """
+    return _preparer().submit(function, *arguments)
 
 
 def with_reference_derivatives(kernel, reference):

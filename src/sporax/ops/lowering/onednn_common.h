@@ -39,11 +39,16 @@ inline void* Aligned(const void* data) {
 // threads, and oneDNN's own scratchpad belongs to the thread that created the primitive). Kept
 // between calls: fresh pages on every call cost more than the work. ``slot`` 0 or 1: two primitives that run
 // side by side in one call (conv_onednn.cc's backward) each take their own.
-inline dnnl::memory Scratchpad(const dnnl::memory::desc& desc, const dnnl::engine& engine, int slot = 0) {
+// Under CallMutex, as every use of the buffers.
+inline std::vector<uint8_t>& ScratchpadBuffer(size_t bytes, int slot) {
   static std::vector<uint8_t>* buffers = new std::vector<uint8_t>[2];  // never destroyed, as CallMutex
   std::vector<uint8_t>& buffer = buffers[slot];
-  if (buffer.size() < desc.get_size() + 64) buffer.resize(desc.get_size() + 64);
-  return dnnl::memory(desc, engine, Aligned(buffer.data()));
+  if (buffer.size() < bytes + 64) buffer.resize(bytes + 64);
+  return buffer;
+}
+
+inline dnnl::memory Scratchpad(const dnnl::memory::desc& desc, const dnnl::engine& engine, int slot = 0) {
+  return dnnl::memory(desc, engine, Aligned(ScratchpadBuffer(desc.get_size(), slot).data()));
 }
 
 inline dnnl::memory Wrap(const dnnl::memory::desc& desc, const dnnl::engine& engine, const void* data) {

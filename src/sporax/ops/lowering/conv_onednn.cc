@@ -10,9 +10,7 @@
 // meets the other thread at barriers, which cost 10-40% of a call's CPU (CPU ms of both, least of 10 alternated
 // calls, b32 3x3, load 16: 64 ch 32x32 52.0 -> 34.5, 128 ch 16x16 48.5 -> 29.4, 256 ch 8x8 42.6 -> 33.4, 512 ch 4x4
 // 72.5 -> 65.7; benchmarks/cpu_speed_notes.md, twentieth pass). With any other team size both run one after the
-// other on the whole team (side by side on more cores would leave the rest idle). The forward, for the same reason,
-// runs the two halves of an even batch side by side on such a team, one one-thread primitive each (an odd batch
-// runs on the whole team): each output pixel's sums are the same either way.
+// other on the whole team (side by side on more cores would leave the rest idle).
 #include <array>
 #include <exception>
 #include <map>
@@ -67,12 +65,6 @@ struct Conv {
   dnnl::convolution_backward_data backward_data;
   dnnl::convolution_backward_weights backward_weights;
   bool side_by_side = false;  // the backward primitives were made for one thread each (see the file's comment)
-  // Where side_by_side and the batch is even: the forward of half the batch, made for one thread, that the
-  // forward runs on both halves side by side (then ``forward`` is not made: it would go unused).
-  bool halves = false;
-  memory::desc half_src, half_dst;
-  dnnl::convolution_forward::primitive_desc half_pd;
-  dnnl::convolution_forward half_forward;
 
   explicit Conv(const Key& k) {
     // k: N, C, H, W, O, kh, kw, stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right
@@ -85,38 +77,26 @@ struct Conv {
     memory::dims strides = {k[7], k[8]}, low = {k[9], k[11]}, high = {k[10], k[12]};
     auto attributes = UserScratchpad();
     auto direct = dnnl::algorithm::convolution_direct;
-    auto make_forward = [&](const memory::desc& from, const memory::desc& to) {
-      return dnnl::convolution_forward::primitive_desc(engine, dnnl::prop_kind::forward_training, direct, from,
-          weights_any, to, strides, low, high, attributes);
-    };
-    // oneDNN's first choice for ``from`` -> ``to``, or its direct JIT kernel where PrefersDirectJit and it has one
-    auto choose_forward = [&](const memory::desc& from, const memory::desc& to) {
-      auto chosen = make_forward(from, to);
-      if (PrefersDirectJit(k, ho, wo)) {
-        auto candidate = make_forward(from, to);
-        if (SeekImplementation(candidate, kDirectJit)) chosen = candidate;
-      }
-      return chosen;
+    auto make_forward = [&] {
+      return dnnl::convolution_forward::primitive_desc(engine, dnnl::prop_kind::forward_training, direct, src,
+          weights_any, dst, strides, low, high, attributes);
     };
     auto make_data = [&] {
       return dnnl::convolution_backward_data::primitive_desc(engine, direct, src, weights_any, dst, strides, low,
           high, forward_pd, attributes);
     };
-    forward_pd = choose_forward(src, dst);  // also the backward primitives' hint
+    forward_pd = make_forward();
     bool direct_jit = PrefersDirectJit(k, ho, wo);
+    if (direct_jit) {
+      auto candidate = make_forward();
+      if (SeekImplementation(candidate, kDirectJit)) forward_pd = candidate;
+    }
+    forward = dnnl::convolution_forward(forward_pd);
     // oneDNN sizes a primitive's work split by the team it sees when the primitive is made: one thread here.
     int threads = omp_get_max_threads();
     side_by_side = threads == 2;
-    halves = side_by_side && k[0] % 2 == 0;
-    if (!halves) forward = dnnl::convolution_forward(forward_pd);
     if (side_by_side) omp_set_num_threads(1);
     try {
-      if (halves) {
-        half_src = memory::desc({k[0] / 2, k[1], k[2], k[3]}, f32, Tag::nhwc);
-        half_dst = memory::desc({k[0] / 2, k[4], ho, wo}, f32, Tag::nhwc);
-        half_pd = choose_forward(half_src, half_dst);
-        half_forward = dnnl::convolution_forward(half_pd);
-      }
       data_pd = make_data();
       if (direct_jit) {
         auto candidate = make_data();
@@ -163,37 +143,11 @@ ffi::Error RunForward(F32 array, F32 weight, ffi::ResultBuffer<ffi::F32> result,
     std::lock_guard<std::mutex> lock(CallMutex());
     if (Stopped()) return ffi::Error::Success();
     dnnl::stream stream(e);
-    if (!conv.halves) {
-      memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), weight.typed_data(), e, stream);
-      conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array.typed_data())},
-          {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result->typed_data())},
-          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
-      stream.wait();
-      return ffi::Error::Success();
-    }
-    // The weights are reordered once (on the whole team), then each half reads them.
-    memory weights = Reordered(conv.weights_user, conv.half_pd.weights_desc(), weight.typed_data(), e, stream);
+    memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), weight.typed_data(), e, stream);
+    conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array.typed_data())},
+        {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result->typed_data())},
+        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
     stream.wait();
-    const float* array_data = array.typed_data();
-    float* result_data = result->typed_data();
-    size_t array_half = array.element_count() / 2, result_half = result->element_count() / 2;
-    std::string failures[2];
-    // A team of one (a nested region, a thread limit) runs both halves in turn.
-#pragma omp parallel for num_threads(2) schedule(static, 1)
-    for (int half = 0; half < 2; ++half) {
-      try {  // an exception must not leave an OpenMP region
-        dnnl::stream half_stream(e);
-        conv.half_forward.execute(half_stream, {{DNNL_ARG_SRC, Wrap(conv.half_src, e, array_data + half * array_half)},
-            {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.half_dst, e, result_data + half * result_half)},
-            {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.half_pd.scratchpad_desc(), e, half)}});
-        half_stream.wait();
-      } catch (const std::exception& error) {
-        failures[half] = error.what();
-      }
-    }
-    for (const std::string& failure : failures) {
-      if (!failure.empty()) return ffi::Error(ffi::ErrorCode::kInternal, "oneDNN convolution: " + failure);
-    }
   } catch (const dnnl::error& error) {
     return Failed("oneDNN convolution", error);
   }

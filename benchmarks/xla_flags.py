@@ -203,8 +203,8 @@ def anatomy(model):
     names = re.findall(r"^  %([a-z_.0-9]+) = .* fusion\(", optimized_text, re.M)
     fusions = collections.Counter(re.sub(r"\.\d+$", "", name) for name in names)
     # XLA:CPU's parallel task assignment splits a large loop fusion's outer dimension into parts that its thunk runs
-    # on the intra-op threads at once, and YNNPACK splits its fusions (reductions, products) over them itself: a
-    # trace has one event per fusion whatever its parts, so no overlap there does not mean one thread
+    # on the intra-op threads at once (YNNPACK's fusions are scheduled by YNNPACK): a trace has one event per fusion
+    # whatever its parts, so fusions that never overlap there may still each use every thread
     # (cpu_speed_notes.md, twenty-first pass).
     split = collections.Counter()
     for line in re.findall(r"^  %[a-z_.0-9]+ = .* fusion\(.*$", optimized_text, re.M):

@@ -11,13 +11,11 @@
 // calls, b32 3x3, load 16: 64 ch 32x32 52.0 -> 34.5, 128 ch 16x16 48.5 -> 29.4, 256 ch 8x8 42.6 -> 33.4, 512 ch 4x4
 // 72.5 -> 65.7; benchmarks/cpu_speed_notes.md, twentieth pass). With any other team size both run one after the
 // other on the whole team (side by side on more cores would leave the rest idle).
-#include <algorithm>
 #include <array>
 #include <exception>
 #include <map>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "onednn_common.h"
 
@@ -67,14 +65,6 @@ struct Conv {
   dnnl::convolution_backward_data backward_data;
   dnnl::convolution_backward_weights backward_weights;
   bool side_by_side = false;  // the backward primitives were made for one thread each (see the file's comment)
-  // Side by side on the direct JIT layers, backward-data is shorter than backward-weights (512 ch 4x4, one thread:
-  // ~14 against ~24 CPU ms), so its thread also takes the weight gradient of the first ``head`` output channels and
-  // the other thread that of the rest: each channel's sums are unchanged, the longer thread 23-25 -> 19-20 CPU ms
-  // (256 -> 512 stride 2: 14.7-15.9 -> 13.3; benchmarks/cpu_speed_notes.md, twenty-first pass). 0: no split.
-  int64_t head = 0;
-  memory::desc head_dst, tail_dst;
-  dnnl::convolution_backward_weights::primitive_desc head_pd, tail_pd;
-  dnnl::convolution_backward_weights head_weights, tail_weights;
 
   explicit Conv(const Key& k) {
     // k: N, C, H, W, O, kh, kw, stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right
@@ -116,21 +106,6 @@ struct Conv {
           strides, low, high, forward_pd, attributes);
       backward_data = dnnl::convolution_backward_data(data_pd);
       backward_weights = dnnl::convolution_backward_weights(weights_pd);
-      if (side_by_side && direct_jit && k[4] >= 32) {
-        head = std::max<int64_t>(16, k[4] / 4 / 16 * 16);  // a quarter, in whole 16-channel blocks
-        auto part = [&](int64_t channels, memory::desc& part_dst) {
-          part_dst = memory::desc({k[0], channels, ho, wo}, f32, Tag::nhwc);
-          memory::desc part_weights({channels, k[1], k[5], k[6]}, f32, Tag::any);
-          auto hint = dnnl::convolution_forward::primitive_desc(engine, dnnl::prop_kind::forward_training, direct, src,
-              part_weights, part_dst, strides, low, high, attributes);
-          return dnnl::convolution_backward_weights::primitive_desc(engine, direct, src, part_weights, part_dst,
-              strides, low, high, hint, attributes);
-        };
-        head_pd = part(head, head_dst);
-        tail_pd = part(k[4] - head, tail_dst);
-        head_weights = dnnl::convolution_backward_weights(head_pd);
-        tail_weights = dnnl::convolution_backward_weights(tail_pd);
-      }
     } catch (...) {
       omp_set_num_threads(threads);
       throw;
@@ -179,32 +154,7 @@ ffi::Error RunForward(F32 array, F32 weight, ffi::ResultBuffer<ffi::F32> result,
   return ffi::Error::Success();
 }
 
-// The weight gradient of output channels [first, first + channels) (conv.head's split), on ``part``'s scratchpad: the
-// output gradient's channel slice is copied dense first (oneDNN has only its reference kernel for a strided one).
-void RunWeightSlice(Conv& conv, int part, int64_t first, const float* array, const float* gradient,
-                    float* weight_gradient, dnnl::stream& stream) {
-  auto& e = conv.engine;
-  auto& pd = part == 0 ? conv.head_pd : conv.tail_pd;
-  const memory::desc& slice_dst = part == 0 ? conv.head_dst : conv.tail_dst;
-  memory::dims dims = slice_dst.get_dims();  // N, channels, Ho, Wo
-  int64_t channels = dims[1], pixels = dims[0] * dims[2] * dims[3], all = conv.dst.get_dims()[1];
-  std::vector<float> slice(pixels * channels);
-  for (int64_t pixel = 0; pixel < pixels; ++pixel)
-    std::copy(gradient + pixel * all + first, gradient + pixel * all + first + channels,
-              slice.data() + pixel * channels);
-  memory::dims user = conv.weights_user.get_dims();
-  memory out = Wrap(memory::desc({channels, user[1], user[2], user[3]}, memory::data_type::f32, Tag::oihw), e,
-                    weight_gradient + first * user[1] * user[2] * user[3]);
-  memory blocked(pd.diff_weights_desc(), e);
-  (part == 0 ? conv.head_weights : conv.tail_weights).execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array)},
-      {DNNL_ARG_DIFF_DST, Wrap(slice_dst, e, slice.data())}, {DNNL_ARG_DIFF_WEIGHTS, blocked},
-      {DNNL_ARG_SCRATCHPAD, Scratchpad(pd.scratchpad_desc(), e, part)}});
-  dnnl::reorder(blocked, out).execute(stream, blocked, out);
-  stream.wait();
-}
-
-// Backward-data (part 0) or backward-weights (part 1) of ``conv``, on its own stream and scratchpad; with
-// conv.head, part 0 also computes the head channels' weight gradient and part 1 only the rest.
+// Backward-data (part 0) or backward-weights (part 1) of ``conv``, on its own stream and scratchpad.
 void RunPart(Conv& conv, int part, const float* array, const float* weight, const float* gradient,
              float* array_gradient, float* weight_gradient) {
   auto& e = conv.engine;
@@ -214,10 +164,6 @@ void RunPart(Conv& conv, int part, const float* array, const float* weight, cons
     conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, gradient)},
         {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, e, array_gradient)},
         {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), e, 0)}});
-    stream.wait();  // its scratchpad is the head slice's next
-    if (conv.head) RunWeightSlice(conv, 0, 0, array, gradient, weight_gradient, stream);
-  } else if (conv.head) {
-    RunWeightSlice(conv, 1, conv.head, array, gradient, weight_gradient, stream);
   } else {
     memory user = Wrap(conv.weights_user, e, weight_gradient);
     bool same = conv.weights_pd.diff_weights_desc() == conv.weights_user;

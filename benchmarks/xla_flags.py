@@ -47,8 +47,8 @@ with ``SPORAX_HOST_MALLOC=off``, three alternated cold processes each).
 AdamW), ``--option`` picks the entries to compare with the default, and each compiled variant runs
 ``CHECKED_STEPS`` steps from the same state whose losses are compared with the default's bit for bit.
 ``--anatomy`` prints what the ``--model`` train step's program is made of (lowered ops and custom calls, XLA's
-fusions, the kernels it generated code for). Intel VM figures (session 23: only LLVM -O0 cuts the compile, and it
-changes values): ``compile_time.md``.
+fusions and how many parts of each run at once on the intra-op threads, the kernels it generated code for). Intel
+VM figures (session 23: only LLVM -O0 cuts the compile, and it changes values): ``compile_time.md``.
 ``--values`` compares element-wise functions (``VALUE_FUNCTIONS``) under ``xla_cpu_use_fusion_emitters=false``
 with the default's, and counts correctly rounded results where they differ. Figures: ``compile_time.md``.
 """
@@ -199,12 +199,25 @@ def anatomy(model):
     optimized = next(os.path.join(folder, name) for name in os.listdir(folder)
                      if "jit_final" in name and name.endswith("cpu_after_optimizations.txt"))
     with open(optimized) as optimized_text:
-        names = re.findall(r"^  %([a-z_.0-9]+) = .* fusion\(", optimized_text.read(), re.M)
+        optimized_text = optimized_text.read()
+    names = re.findall(r"^  %([a-z_.0-9]+) = .* fusion\(", optimized_text, re.M)
     fusions = collections.Counter(re.sub(r"\.\d+$", "", name) for name in names)
+    # XLA:CPU's parallel task assignment splits a large loop fusion's outer dimension into parts that its thunk runs
+    # on the intra-op threads at once (YNNPACK's fusions are scheduled by YNNPACK): a trace has one event per fusion
+    # whatever its parts, so fusions that never overlap there may still each use every thread
+    # (cpu_speed_notes.md, twenty-first pass).
+    split = collections.Counter()
+    for line in re.findall(r"^  %[a-z_.0-9]+ = .* fusion\(.*$", optimized_text, re.M):
+        parts = re.search(r'"outer_dimension_partitions":\[([^]]*)\]', line)
+        parts = parts.group(1).replace('"', "") if parts else ""
+        kind = "YNNPACK" if "__ynn_fusion" in line else re.search(r"kind=(k[A-Za-z]+)", line).group(1)
+        split[(kind, f"{parts} parts" if parts else "1 part")] += 1
     kernels = collections.Counter(re.sub(r"(\.\d+)?(_kernel_module)?\.o$", "", name.split("obj-file.")[1]
                                          .replace("__compute_module_", "")) for name in os.listdir(folder)
                                   if "jit_final.obj-file." in name)
     print(f"after optimization: {sum(fusions.values())} fusions {dict(fusions.most_common())}")
+    print("fusions by kind and parts run at once (XLA's outer_dimension_partitions): "
+          + ", ".join(f"{kind} {parts}: {count}" for (kind, parts), count in sorted(split.items())))
     print(f"kernels generated: {sum(kernels.values())} {dict(kernels.most_common())}; dump in {folder}")
 
 

@@ -41,8 +41,12 @@ def check_data_format(owner, data_format, allowed, channels_last=False):
     if data_format != "NHWC":
         return
     # Imported here: sporax.core.context imports the ops package while it sets up.
-    from sporax.core.context import get_context
+    from sporax.core.context import get_context, requested_device_target
     target = get_context("device_target")
+    # A script that asked for the GPU keeps its GPU layout when sporax falls back to the CPU: the layers
+    # compute NHWC there too (MindSpore's GPU scripts, e.g. the zoo's ResNet-50 GPU benchmark, build on it).
+    if "GPU" in (target, requested_device_target()):
+        target = "GPU"
     if target == "GPU" and channels_last:
         return
     if target != "GPU":

@@ -15,6 +15,7 @@ Example:
     >>> model.train(1, data)
 """
 import time
+import warnings
 
 import numpy as np
 
@@ -90,6 +91,20 @@ def _claim_dataset(dataset, model):
                            "please create a new dataset.")
 
 
+def _check_boost_level(boost_level, optimizer):
+    """MindSpore 2.10 checks ``boost_level`` when it boosts a training network (an optimizer is given)."""
+    if optimizer is None:
+        return
+    if boost_level not in ("O0", "O1", "O2"):
+        raise ValueError(f"The 'boost_level' should be in : ['O0', 'O1', 'O2'], but got {boost_level}.")
+    if boost_level != "O0":
+        # Said, not silent: MindSpore's boost rebuilds the network (LessBN), freezes gradients and (O2) adds
+        # AdaSum, so its losses differ from 'O0' from the first step; sporax trains the plain network.
+        warnings.warn(f"Model(boost_level={boost_level!r}): sporax does not implement mindspore.boost's "
+                      "algorithms (less_bn, grad_freeze" + (", adasum" if boost_level == "O2" else "") +
+                      "); the network trains as with boost_level='O0'.", RuntimeWarning, stacklevel=3)
+
+
 class Model:
     """High-level training and evaluation of a network.
 
@@ -101,7 +116,9 @@ class Model:
         eval_network (Cell): a network returning ``(loss, outputs, label)`` for evaluation.
         eval_indexes (list): positions of loss, outputs and label in the eval network's result.
         amp_level (str): mixed precision level; 'O0' (float32).
-        boost_level (str): 'O0' (sporax has no boost modes).
+        boost_level (str): 'O0', 'O1' or 'O2' (checked, as MindSpore does, when an optimizer is given). sporax
+            has no boost algorithms: 'O1'/'O2' train as 'O0' and warn (MindSpore's LessBN, gradient freezing
+            and AdaSum change the losses from the first step).
     """
 
     def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
@@ -113,6 +130,7 @@ class Model:
         if eval_indexes is not None and (not isinstance(eval_indexes, list) or len(eval_indexes) != 3):
             raise ValueError("For 'Model', eval_indexes must be a list of 3 ints: the positions of loss, "
                              "outputs and label in the eval network's result.")
+        _check_boost_level(boost_level, optimizer)
         self._network = network
         self._loss_fn = loss_fn
         self._optimizer = optimizer

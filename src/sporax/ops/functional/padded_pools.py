@@ -169,19 +169,21 @@ _ATTRIBUTES = ("kernel_size", "strides", "pad_mode", "data_format")
 @op(inputs="x", dtypes=NUMBER, primitive="MaxPool", primitive_attrs=_ATTRIBUTES,
     lowering="pool", samples=_pool_samples, reference=_numpy_max_pool)
 def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
-    """2-d max pooling of an (N, C, H, W) input with 'same' or 'valid' padding (``ops.MaxPool``'s op)."""
+    """2-d max pooling of an (N, C, H, W) input with 'same' or 'valid' padding (``ops.MaxPool``'s op; (N, H, W, C)
+    with data_format='NHWC' on the GPU target)."""
     check_channels_first("MaxPool", data_format, "NCHW", channels_last=True)
     kernel, steps = pool_window("MaxPool", "kernel_size", kernel_size, 2), pool_window("MaxPool", "strides", strides, 2)
-    return _channels_first(
-        lambda array: _max_pool(array, kernel, steps, _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2)),
-        x, data_format)
+
+    def pool(array):
+        return _max_pool(array, kernel, steps, _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2))
+    return _channels_first(pool, x, data_format)
 
 
 @op(inputs="x", dtypes=FLOAT, primitive="AvgPool", primitive_attrs=_ATTRIBUTES,
     samples=_pool_samples, reference=_numpy_avg_pool)
 def avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
     """2-d average pooling of an (N, C, H, W) input with 'same' or 'valid' padding; padded cells are never
-    counted (``ops.AvgPool``'s op)."""
+    counted (``ops.AvgPool``'s op; (N, H, W, C) with data_format='NHWC' on the GPU target)."""
     check_channels_first("AvgPool", data_format, "NCHW", channels_last=True)
     kernel, steps = pool_window("AvgPool", "kernel_size", kernel_size, 2), pool_window("AvgPool", "strides", strides, 2)
 

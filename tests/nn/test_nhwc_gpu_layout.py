@@ -63,3 +63,18 @@ def test_nhwc_network_gradients_equal_the_nchw_networks(gpu_target):
     np.testing.assert_allclose(weight_grad.asnumpy().transpose(0, 3, 1, 2), reference_weight.asnumpy(), rtol=1e-4,
                                atol=1e-4)
     np.testing.assert_allclose(bias_grad.asnumpy(), reference_bias.asnumpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_a_gpu_script_keeps_its_nhwc_layers_on_the_cpu_fallback(monkeypatch):
+    # set_context(device_target='GPU') where JAX has no GPU runs on the CPU (with a warning); the script's
+    # NHWC layers still build and compute their GPU layout there. Without the GPU request NHWC stays refused.
+    monkeypatch.setitem(context._context, "device_target", "CPU")
+    monkeypatch.setitem(context._requested, "device_target", "GPU")
+    x = np.random.default_rng(3).standard_normal((1, 6, 6, 4)).astype(np.float32)
+    conv = nn.Conv2d(4, 2, 3, pad_mode="same", data_format="NHWC")
+    reference = nn.Conv2d(4, 2, 3, pad_mode="same", weight_init=ms.Tensor(conv.weight.asnumpy().transpose(0, 3, 1, 2)))
+    expected = reference(ms.Tensor(x.transpose(0, 3, 1, 2))).asnumpy().transpose(0, 2, 3, 1)
+    np.testing.assert_allclose(conv(ms.Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-5)
+    monkeypatch.setitem(context._requested, "device_target", "CPU")
+    with pytest.raises(ValueError, match="the 'NHWC' format is only supported on the GPU target"):
+        nn.Conv2d(4, 2, 3, data_format="NHWC")

@@ -3,7 +3,7 @@ CPU); there it is the NCHW result, channels-last."""
 import numpy as np
 import pytest
 
-from sporax import Tensor, nn
+from sporax import Tensor, nn, ops
 from sporax.core import context
 
 
@@ -22,6 +22,18 @@ X = np.random.RandomState(0).rand(2, 3, 5, 6).astype(np.float32)
     lambda fmt: nn.AvgPool2d(kernel_size=2, stride=1, pad_mode="pad", padding=1, data_format=fmt),
 ])
 def test_nhwc_equals_transposed_nchw(make, gpu_target):
+    expected = make("NCHW")(Tensor(X)).asnumpy()
+    out = make("NHWC")(Tensor(X.transpose(0, 2, 3, 1).copy())).asnumpy()
+    np.testing.assert_allclose(out, expected.transpose(0, 2, 3, 1), rtol=1e-6)
+
+
+@pytest.mark.parametrize("make", [
+    lambda fmt: ops.MaxPool(3, 2, "same", data_format=fmt),
+    lambda fmt: ops.AvgPool(2, 1, "valid", data_format=fmt),
+    lambda fmt: ops.AvgPool(3, 2, "same", data_format=fmt),  # 'same' pads the high end, unpadded cells averaged
+])
+def test_pool_primitives_nhwc_equal_transposed_nchw(make, gpu_target):
+    # The zoo's ResNet-50 GPU benchmark ends in P.AvgPool(7, 1, data_format='NHWC')
     expected = make("NCHW")(Tensor(X)).asnumpy()
     out = make("NHWC")(Tensor(X.transpose(0, 2, 3, 1).copy())).asnumpy()
     np.testing.assert_allclose(out, expected.transpose(0, 2, 3, 1), rtol=1e-6)

@@ -31,9 +31,10 @@ from sporax.ops.lowering import channels_last, conv_cpu, conv_onednn, conv_nhwc_
 def check_data_format(owner, data_format, allowed, channels_last=False):
     """Validate a layer's ``data_format`` as MindSpore 2.10 does: one of ``allowed``; 'NHWC' is GPU-only there.
 
-    MindSpore refuses 'NHWC' on CPU with a ValueError, so sporax does the same. On a GPU target the
-    layers that run channels-last inputs (``channels_last=True``: the pools, which transpose around their
-    NCHW form, Conv2d and BatchNorm2d) accept it; the others say sporax does not run them channels-last yet.
+    MindSpore refuses 'NHWC' on CPU with a ValueError, so sporax does the same. On a GPU target (or when the
+    script asked for the GPU and sporax fell back to the CPU) the layers that run channels-last inputs
+    (``channels_last=True``: the pools, which transpose around their NCHW form, Conv2d and BatchNorm2d)
+    accept it; the others say sporax does not run them channels-last yet.
     """
     if not isinstance(data_format, str) or data_format not in allowed:
         raise ValueError(f"For '{owner}', the 'format' must be str and must be in '{list(allowed)}', but got "
@@ -41,8 +42,12 @@ def check_data_format(owner, data_format, allowed, channels_last=False):
     if data_format != "NHWC":
         return
     # Imported here: sporax.core.context imports the ops package while it sets up.
-    from sporax.core.context import get_context
+    from sporax.core.context import get_context, requested_device_target
     target = get_context("device_target")
+    # A script that asked for the GPU keeps its GPU layout when sporax falls back to the CPU: the layers
+    # compute NHWC there too (MindSpore's GPU scripts, e.g. the zoo's ResNet-50 GPU benchmark, build on it).
+    if "GPU" in (target, requested_device_target()):
+        target = "GPU"
     if target == "GPU" and channels_last:
         return
     if target != "GPU":

@@ -54,9 +54,9 @@ def _mode_pads(name, array, kernel, strides, pad_mode, pad, ceil_mode, spatial):
     return tuple(lax.padtype_to_pads(array.shape[-spatial:], kernel, strides, mode))
 
 
-def check_channels_first(name, data_format, expected):
+def check_channels_first(name, data_format, expected, channels_last=False):
     """MindSpore 2.10's checks: the 3-D pools and convolutions take 'NCDHW' only; the 2-D ones refuse 'NHWC' on
-    CPU (GPU-only)."""
+    CPU (GPU-only; ``channels_last``: this op runs NHWC on the GPU target)."""
     if expected == "NCDHW":
         if data_format != expected:
             raise ValueError(f"For '{name}', the 'data_format' must be str and must be in '['NCDHW']', but got "
@@ -64,7 +64,15 @@ def check_channels_first(name, data_format, expected):
         return
     # Imported here: layer_forms imports the functional package this module belongs to.
     from sporax.ops import layer_forms
-    layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"))
+    layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"), channels_last=channels_last)
+
+
+def _channels_first(pool, x, data_format):
+    """``pool`` (an NCHW pooling of an array) applied in ``data_format``: NHWC (MindSpore's GPU layout) pools as
+    NCHW between two transposes, which XLA fuses."""
+    if data_format != "NHWC":
+        return pool(x)
+    return pool(x.transpose(0, 3, 1, 2)).transpose(0, 2, 3, 1)
 
 
 # --- samples and NumPy references (the op test table's oracle) ---------------------------------
@@ -161,21 +169,28 @@ _ATTRIBUTES = ("kernel_size", "strides", "pad_mode", "data_format")
 @op(inputs="x", dtypes=NUMBER, primitive="MaxPool", primitive_attrs=_ATTRIBUTES,
     lowering="pool", samples=_pool_samples, reference=_numpy_max_pool)
 def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
-    """2-d max pooling of an (N, C, H, W) input with 'same' or 'valid' padding (``ops.MaxPool``'s op)."""
-    check_channels_first("MaxPool", data_format, "NCHW")
+    """2-d max pooling of an (N, C, H, W) input with 'same' or 'valid' padding (``ops.MaxPool``'s op; (N, H, W, C)
+    with data_format='NHWC' on the GPU target)."""
+    check_channels_first("MaxPool", data_format, "NCHW", channels_last=True)
     kernel, steps = pool_window("MaxPool", "kernel_size", kernel_size, 2), pool_window("MaxPool", "strides", strides, 2)
-    return _max_pool(x, kernel, steps, _mode_pads("MaxPool", x, kernel, steps, pad_mode, 0, False, 2))
+
+    def pool(array):
+        return _max_pool(array, kernel, steps, _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2))
+    return _channels_first(pool, x, data_format)
 
 
 @op(inputs="x", dtypes=FLOAT, primitive="AvgPool", primitive_attrs=_ATTRIBUTES,
     samples=_pool_samples, reference=_numpy_avg_pool)
 def avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
     """2-d average pooling of an (N, C, H, W) input with 'same' or 'valid' padding; padded cells are never
-    counted (``ops.AvgPool``'s op)."""
-    check_channels_first("AvgPool", data_format, "NCHW")
+    counted (``ops.AvgPool``'s op; (N, H, W, C) with data_format='NHWC' on the GPU target)."""
+    check_channels_first("AvgPool", data_format, "NCHW", channels_last=True)
     kernel, steps = pool_window("AvgPool", "kernel_size", kernel_size, 2), pool_window("AvgPool", "strides", strides, 2)
-    pads = _mode_pads("AvgPool", x, kernel, steps, pad_mode, 0, False, 2)
-    return _avg_pool_kernel(x, kernel, steps, (1, 1), pads, True, False, 0)
+
+    def pool(array):
+        pads = _mode_pads("AvgPool", array, kernel, steps, pad_mode, 0, False, 2)
+        return _avg_pool_kernel(array, kernel, steps, (1, 1), pads, True, False, 0)
+    return _channels_first(pool, x, data_format)
 
 
 @op(inputs="x", dtypes=NUMBER, primitive="MaxPool3D", lowering="pool",

@@ -150,7 +150,7 @@ class MaxPool(_Pool):
     def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
         self._setup(kernel_size, strides, pad_mode)
         # MindSpore 2.10 refuses 'NHWC' on CPU when the Primitive is made (AvgPool's kernel only when it runs)
-        padded_pools.check_channels_first(self.name, data_format, "NCHW")
+        padded_pools.check_channels_first(self.name, data_format, "NCHW", channels_last=True)
 
     def __call__(self, x):
         return padded_pools.max_pool(x, self.kernel, self.strides, self.pad_mode, self.format)

@@ -50,6 +50,9 @@ def _check_unregistered_names(cell, states):
     """MindSpore 2.10's GRAPH_MODE error for a Parameter outside ``cell``'s registered tree (a Cell kept in a plain
     list or tuple attribute keeps its bare names: 'weight') whose name another Parameter of the graph has."""
     registered = {id(parameter) for parameter in cell.get_parameters()}
+    # a Primitive's own state (ops.Dropout's seed words, one per instance, all of one name) is no Cell's
+    # Parameter in MindSpore: only trainable Parameters are checked
+    states = [state for state in states if getattr(state, "requires_grad", False)]
     names = {}
     for state in states:
         if getattr(state, "name", None) is not None:

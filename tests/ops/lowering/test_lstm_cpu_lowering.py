@@ -17,9 +17,13 @@ CASES = [  # (num_layers, bidirectional, has_bias, batch_first, with_hx)
 ]
 
 
-def _loss_and_grads(lstm, x, hx):
-    weights = lstm.trainable_params()
+def _loss_and_grads_over(weights):
+    """The loss-and-gradients function over ``weights`` (read outside: MindSpore refuses
+    ``Cell.trainable_params`` in compiled code)."""
+    return lambda lstm, x, hx: _loss_and_grads(lstm, x, hx, weights)
 
+
+def _loss_and_grads(lstm, x, hx, weights):
     def forward(x, h0, c0):
         out, (h, c) = lstm(x, None if h0 is None else (h0, c0))
         # every output reaches the loss with its own weight, so each cotangent is distinct
@@ -64,12 +68,13 @@ def test_lstm_matches_plain_scan(layers, bidirectional, has_bias, batch_first, w
         states = layers * (2 if bidirectional else 1)
         hx = (ms.Tensor(rng.standard_normal((states, 3, 7)).astype(np.float32)),
               ms.Tensor(rng.standard_normal((states, 3, 7)).astype(np.float32))) if with_hx else None
-        run = ms.jit(_loss_and_grads) if mode == ms.GRAPH_MODE else _loss_and_grads
+        step = _loss_and_grads_over(lstm.trainable_params())
+        run = ms.jit(step) if mode == ms.GRAPH_MODE else step
         fast_loss, fast_grads = run(lstm, x, hx)
         key = (layers, bidirectional, has_bias, batch_first, with_hx, mode)
         if key not in _PLAIN_RESULTS:  # the plain loop's values, the same for both kernels: computed once
             with plain_lowering():
-                loss, grads = (ms.jit(_loss_and_grads) if mode == ms.GRAPH_MODE else _loss_and_grads)(lstm, x, hx)
+                loss, grads = (ms.jit(step) if mode == ms.GRAPH_MODE else step)(lstm, x, hx)
             _PLAIN_RESULTS[key] = loss.asnumpy(), [grad.asnumpy() for grad in grads]
         plain_loss, plain_grads = _PLAIN_RESULTS[key]
         np.testing.assert_allclose(fast_loss.asnumpy(), plain_loss, rtol=1e-5)

@@ -2,6 +2,7 @@
 from numpy import broadcast_shapes
 
 from sporax import ops
+from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.ops.functional import loss as fused_loss
@@ -87,6 +88,22 @@ class HuberLoss(LossBase):
         return ops.huber_loss(logits, labels, self.reduction, self.delta)
 
 
+def _check_cross_entropy_dtypes(logits, labels):
+    """MindSpore 2.10's CrossEntropyLoss takes Float16/Float32 logits, and labels of Int32 (class indices) or,
+    shaped like the logits, Float16/Float32 (probabilities): other dtypes raise TypeError (Int64 indices too,
+    though ``ops.cross_entropy`` takes them)."""
+    half_or_single = (mstype.float16, mstype.float32)
+    if logits.dtype not in half_or_single:
+        raise TypeError(f"For 'CrossEntropyLoss', the 'logits' should be one of [mindspore.float16, "
+                        f"mindspore.float32], but got '{logits.dtype!r}'.")
+    if labels.ndim == logits.ndim:
+        if labels.dtype not in half_or_single:
+            raise TypeError(f"For 'CrossEntropyLoss', the 'labels' should be one of [mindspore.float16, "
+                            f"mindspore.float32], but got '{labels.dtype!r}'.")
+    elif labels.dtype != mstype.int32:
+        raise TypeError(f"For 'CrossEntropyLoss', the 'labels' should be Int32, but got '{labels.dtype!r}'.")
+
+
 class CrossEntropyLoss(LossBase):
     """Cross entropy of logits against class indices or class probabilities.
 
@@ -110,6 +127,7 @@ class CrossEntropyLoss(LossBase):
         self.label_smoothing = label_smoothing
 
     def construct(self, logits, labels):
+        _check_cross_entropy_dtypes(logits, labels)
         return ops.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction,
                                  self.label_smoothing)
 

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import describe, scalar_result_dtype
+from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.op_table import (
     BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
 )
@@ -300,10 +301,12 @@ def float_power(input, exponent):
                          f"broadcast. Details: {error}") from None
 
 
-maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the element-wise maximum (NaN propagates).",
-                           primitive="Maximum")
-minimum = _binary_function("minimum", jnp.minimum, np.minimum, "Return the element-wise minimum (NaN propagates).",
-                           primitive="Minimum")
+maximum = _binary_function("maximum", select_maximum, np.maximum,
+                           "Return the element-wise maximum, ``input > other ? input : other`` (a NaN in either "
+                           "gives ``other``).", primitive="Maximum")
+minimum = _binary_function("minimum", select_minimum, np.minimum,
+                           "Return the element-wise minimum, ``input < other ? input : other`` (a NaN in either "
+                           "gives ``other``).", primitive="Minimum")
 def _fmax(input, other):
     # jnp.fmax's values; MindSpore's gradient goes to ``input`` where the two are equal (JAX's to ``other``)
     return jnp.where((input >= other) | jnp.isnan(other), input, other)

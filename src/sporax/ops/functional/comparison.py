@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import promote_types
+from sporax.ops.functional.nan_orders import clamp_between, select_maximum, select_minimum
 from sporax.ops.op_table import ANY, BINARY, FLOAT_NUMBER, PROMOTED, Sample, function_op, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings
@@ -233,13 +234,9 @@ def clamp(input, min=None, max=None):
     """
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given (not None).")
-    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound;
-    # `where` (not maximum/minimum) passes the whole gradient to the input on a bound, as MindSpore does.
-    if min is not None:
-        input = jnp.where(input < min, min, input)
-    if max is not None:
-        input = jnp.where(input > max, max, input)
-    return input
+    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound; a NaN input
+    # gives the bound (nan_orders)
+    return clamp_between(input, min, max)
 
 
 clip = clamp
@@ -268,8 +265,8 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     # MindSpore's ClipByValue is maximum then minimum, so at a bound the gradient splits between ``x`` and the
     # bound, half each, as those ops' gradients do (``clamp`` gives it all to ``x``)
     lower, upper = bounds
-    result = x if lower is None else jnp.maximum(x, lower)
-    return result if upper is None else jnp.minimum(result, upper)
+    result = x if lower is None else select_maximum(x, lower)
+    return result if upper is None else select_minimum(result, upper)
 
 
 _clip_tensor_by_value = clip_by_value

@@ -335,6 +335,21 @@ def _hot_value(op_name, arg_name, value):
     return numeric_array_of(op_name, arg_name, value)
 
 
+# MindSpore 2.10's OneHot (recorded): Int32/Int64 indices; on/off values of Float16, Float32, Int32 or Int64
+_HOT_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+_HOT_VALUE_DTYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _check_hot_dtypes(indices, on_value, off_value):
+    if indices.dtype not in _HOT_INDEX_DTYPES:
+        raise TypeError(f"For 'one_hot', 'indices' must be an Int32 or Int64 Tensor, but got a Tensor of "
+                        f"{mstype.from_numpy_dtype(indices.dtype)}; cast it first, e.g. indices.astype(mindspore.int32).")
+    for name, value in (("on_value", on_value), ("off_value", off_value)):
+        if value.dtype not in _HOT_VALUE_DTYPES:
+            raise TypeError(f"For 'one_hot', '{name}' must be a Float16, Float32, Int32 or Int64 Tensor, but got a "
+                            f"Tensor of {mstype.from_numpy_dtype(value.dtype)}.")
+
+
 def _one_hot_reference(indices, on_value, off_value, depth, axis=-1):
     hot = np.asarray(indices)[..., None] == np.arange(depth)
     return np.moveaxis(np.where(hot, on_value, off_value), -1, axis)
@@ -364,10 +379,14 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     depth = static_int("one_hot", "depth", depth)
     if depth < 0:
         raise ValueError(f"For 'one_hot', 'depth' must be non-negative, but got {depth}.")
+    _check_hot_dtypes(indices, on_value, off_value)
     if on_value.dtype != off_value.dtype:
         raise TypeError(f"For 'one_hot', 'on_value' and 'off_value' must have the same dtype, but got "
                         f"{mstype.from_numpy_dtype(on_value.dtype)} and {mstype.from_numpy_dtype(off_value.dtype)}; cast one of "
                         "them, e.g. ops.cast(on_value, off_value.dtype).")
+    if isinstance(axis, (int, np.integer)) and not -1 <= axis <= indices.ndim:
+        # MindSpore's OneHot counts a negative axis only as -1 (the new last axis)
+        raise ValueError(f"For 'one_hot', 'axis' must be in [-1, {indices.ndim}], but got {axis}.")
     axis = axis_index("one_hot", "axis", axis, indices.ndim + 1)
     check_output_size("one_hot", "depth", indices.shape + (depth,), on_value.dtype)
     return _one_hot(indices, on_value, off_value, depth, axis)

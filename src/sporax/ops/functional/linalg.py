@@ -122,6 +122,18 @@ def _swapped(array, transpose):
     return jnp.swapaxes(array, -1, -2) if transpose else array
 
 
+def _primitive_operands(op_name, x1, x2):
+    """MindSpore 2.10's MatMul/BatchMatMul Primitives promote nothing and have no Bool kernel (both TypeError)."""
+    if x1.dtype != x2.dtype:
+        names = [f"Tensor[{mstype.from_numpy_dtype(array.dtype)}]" for array in (x1, x2)]
+        raise TypeError(f"For '{op_name}', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                        f"{names[0]} and 'x2' with type {names[1]}. Cast one of them first, e.g. "
+                        f"ops.cast(x2, x1.dtype).")
+    if x1.dtype == np.bool_:
+        raise TypeError(f"For '{op_name}', Bool operands have no kernel (MindSpore: \"Unsupported data type\"); "
+                        f"cast them to a number dtype first.")
+
+
 def _numpy_transposed_product(input, mat2, transpose_a=False, transpose_b=False):
     a, b = np.asarray(input), np.asarray(mat2)
     return np.matmul(np.swapaxes(a, -1, -2) if transpose_a else a, np.swapaxes(b, -1, -2) if transpose_b else b)
@@ -147,6 +159,7 @@ def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
         raise ValueError(f"For 'MatMul', 'input' and 'mat2' must both be 2-D, but got shapes {tuple(input.shape)} "
                          f"and {tuple(mat2.shape)}: use ops.BatchMatMul or ops.matmul for batched or vector "
                          f"operands.")
+    _primitive_operands("MatMul", input, mat2)
     return _product("MatMul", jnp.matmul, _swapped(input, transpose_a), _swapped(mat2, transpose_b),
                     "input", "mat2")
 
@@ -169,6 +182,7 @@ def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
         >>> ops.BatchMatMul()(Tensor(np.ones((2, 2, 3), np.float32)), Tensor(np.ones((2, 3, 4), np.float32))).shape
         (2, 2, 4)
     """
+    _primitive_operands("BatchMatMul", x, y)
     return _product("BatchMatMul", jnp.matmul, _swapped(x, transpose_a), _swapped(y, transpose_b), "x", "y")
 
 

@@ -18,6 +18,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
@@ -77,6 +78,20 @@ def _targets_in_range(op_name):
     return check
 
 
+# MindSpore 2.10 gathers class indices with GatherD, which takes Int32 and Int64 only; ``cross_entropy`` reads
+# Float16/Float32 targets as probabilities (a Float64 or Bool target is taken for indices and refused, recorded).
+_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+_PROBABILITY_DTYPES = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(jnp.bfloat16))
+
+
+def _check_target_dtype(op_name, target, probabilities=()):
+    if target.dtype in _INDEX_DTYPES or target.dtype in probabilities:
+        return
+    expected = "Int32 or Int64 class indices" + (", or Float16/Float32 probabilities" if probabilities else "")
+    raise TypeError(f"For '{op_name}', 'target' must hold {expected}, but got a Tensor of "
+                    f"{mstype.from_numpy_dtype(target.dtype)}; cast it first, e.g. target.astype(mindspore.int32).")
+
+
 def _class_loss(op_name, values, target, weight, ignore_index, reduction, label_smoothing, from_logits):
     """NLL of integer class targets over axis 1, with class weights, smoothing and ignore_index."""
     check_reduction(op_name, reduction)
@@ -124,6 +139,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """Cross entropy of logits ``input`` (N, C, ...) against class indices or class probabilities."""
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"For 'cross_entropy', 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
+    _check_target_dtype("cross_entropy", target, _PROBABILITY_DTYPES)
     if target.dtype.kind in "iu":
         return _class_loss("cross_entropy", input, target, weight, int(ignore_index), reduction,
                            float(label_smoothing), True)
@@ -143,9 +159,7 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """Negative log likelihood of class indices ``target`` under log-probabilities ``inputs`` (integer
     ``inputs`` compute in Float32, as MindSpore's)."""
-    if target.dtype.kind not in "iu":
-        raise TypeError(f"For 'nll_loss', 'target' must be an integer Tensor of class indices, but got "
-                        f"a Tensor of {target.dtype}.")
+    _check_target_dtype("nll_loss", target)
     return _class_loss("nll_loss", inputs, target, weight, int(ignore_index), reduction, float(label_smoothing),
                        False)
 

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.ops.functional.nan_orders import scanned_extreme, scanned_index
 from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, op, spelling
 from sporax.ops.samples import reduction, with_settings
 from sporax.state.fallback import UntraceableError
@@ -184,16 +185,17 @@ def _nan_reduction(op_name, reduce, array, axis, dtype):
 
 def _index_of_extreme(array, axis, keepdims, largest, index_dtype):
     """``(values, indices)`` of the extreme over ``axis`` (the flattened array when None)."""
-    # Values come from the reduction, so tied maxima share the gradient (as in MindSpore).
-    pick, extreme = (jnp.argmax, jnp.max) if largest else (jnp.argmin, jnp.min)
+    # Values come from the reduction, so tied maxima share the gradient (as in MindSpore); NaN counts only in
+    # first place (nan_orders).
     if axis is None:
-        index, values = pick(array.reshape(-1)), extreme(array)
+        index = scanned_index(array, None, False, largest)
+        values = scanned_extreme(array, tuple(range(array.ndim)), False, largest)
         if keepdims:
             shape = (1,) * array.ndim
             values, index = values.reshape(shape), index.reshape(shape)
         return values, index.astype(index_dtype)
-    index = pick(array, axis, keepdims=keepdims)
-    return extreme(array, axis, keepdims=keepdims), index.astype(index_dtype)
+    index = scanned_index(array, axis, keepdims, largest)
+    return scanned_extreme(array, (axis,), keepdims, largest), index.astype(index_dtype)
 
 
 def _optional_axis(op_name, axis, ndim):
@@ -334,7 +336,7 @@ def _extreme(name, primitive, largest, numpy_function):
 
     def kernel(input, axis=None, keepdims=False, *, initial=None, where=None):
         array = _masked(name, input, initial, where, largest)
-        return (jnp.max if largest else jnp.min)(array, _axes(name, axis, array.ndim), keepdims=keepdims)
+        return scanned_extreme(array, _axes(name, axis, array.ndim), keepdims, largest)
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = f"Return the {'maximum' if largest else 'minimum'} of ``input`` over ``axis`` (all axes when None)."
@@ -352,13 +354,13 @@ amin = _extreme("amin", "ReduceMin", False, np.min)
 @op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.max, "axis", None))
 def reduce_max(x, axis=()):
     """Maximum of ``x`` over ``axis`` (all axes when empty)."""
-    return jnp.max(x, _axes("reduce_max", axis, x.ndim))
+    return scanned_extreme(x, _axes("reduce_max", axis, x.ndim), False, True)
 
 
 @op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.min, "axis", None))
 def reduce_min(x, axis=()):
     """Minimum of ``x`` over ``axis`` (all axes when empty)."""
-    return jnp.min(x, _axes("reduce_min", axis, x.ndim))
+    return scanned_extreme(x, _axes("reduce_min", axis, x.ndim), False, False)
 
 
 @op(dtypes=ANY, mint="argmax", samples=reduction("dim", "keepdim", single=True), grad_check=False,

@@ -105,3 +105,119 @@ def scanned_index(array, axis, keepdims, largest):
     first = jnp.take(nan, np.array([0]), axis)
     first = first if keepdims else jnp.squeeze(first, axis)
     return jnp.where(first, 0, index)
+
+
+# --- sorting rows that hold NaN -----------------------------------------------------------------------------
+# MindSpore's CPU Sort (and TopK's final ordering) run GNU libstdc++'s ``std::stable_sort`` with ``<`` (``>``
+# descending). NaN breaks the strict weak order that sort assumes, so where NaN lands depends on the algorithm's
+# every step: rows holding NaN are sorted on the host by the replay below (checked against MindSpore 2.10 on rows
+# of 2 to 257 elements, both orders); other rows are any stable sort's.
+_CHUNK = 7  # libstdc++'s insertion-sorted run length before merging
+
+
+def _insertion_sort(order, row, first, last, before):
+    for position in range(first + 1, last):
+        item = order[position]
+        if before(row[item], row[order[first]]):
+            order[first + 1:position + 1] = order[first:position]
+            order[first] = item
+            continue
+        hole = position
+        while before(row[item], row[order[hole - 1]]):
+            order[hole] = order[hole - 1]
+            hole -= 1
+        order[hole] = item
+
+
+def _move_merge(source, first, middle, last, target, out, row, before):
+    """Merge ``source[first:middle]`` and ``source[middle:last]`` into ``target[out:]``; returns the end."""
+    second = middle
+    while first < middle and second < last:
+        if before(row[source[second]], row[source[first]]):
+            target[out], second = source[second], second + 1
+        else:
+            target[out], first = source[first], first + 1
+        out += 1
+    rest = source[first:middle] + source[second:last]
+    target[out:out + len(rest)] = rest
+    return out + len(rest)
+
+
+def _merge_runs(source, first, last, target, out, step, row, before):
+    while last - first >= 2 * step:
+        out = _move_merge(source, first, first + step, first + 2 * step, target, out, row, before)
+        first += 2 * step
+    _move_merge(source, first, first + min(last - first, step), last, target, out, row, before)
+
+
+def _merge_sort_with_buffer(order, first, last, row, before):
+    length = last - first
+    buffer = [0] * length
+    start = first
+    while last - start >= _CHUNK:
+        _insertion_sort(order, row, start, start + _CHUNK, before)
+        start += _CHUNK
+    _insertion_sort(order, row, start, last, before)
+    step = _CHUNK
+    while step < length:
+        _merge_runs(order, first, last, buffer, 0, step, row, before)
+        step *= 2
+        _merge_runs(buffer, 0, length, order, first, step, row, before)
+        step *= 2
+
+
+def stable_sort_order(row, descending=False):
+    """The positions libstdc++'s ``std::stable_sort`` leaves ``row`` (a list of floats) in, comparing with ``<``
+    (``>`` when ``descending``): halves sorted with a buffer, then merged forward (even length) or backward."""
+    before = (lambda a, b: a > b) if descending else (lambda a, b: a < b)
+    size = len(row)
+    order = list(range(size))
+    if size < 2:
+        return order
+    middle = (size + 1) // 2
+    _merge_sort_with_buffer(order, 0, middle, row, before)
+    _merge_sort_with_buffer(order, middle, size, row, before)
+    if middle <= size - middle:
+        _move_merge(order[:middle] + order[middle:], 0, middle, size, order, 0, row, before)
+        return order
+    buffer, last1, last2, out = order[middle:], middle - 1, size - middle - 1, size
+    while True:
+        out -= 1
+        if before(row[buffer[last2]], row[order[last1]]):
+            order[out] = order[last1]
+            if last1 == 0:
+                order[out - last2 - 1:out] = buffer[:last2 + 1]
+                return order
+            last1 -= 1
+        else:
+            order[out] = buffer[last2]
+            if last2 == 0:
+                return order
+            last2 -= 1
+
+
+def host_sort_positions(rows, positions, nan_rows, descending):
+    """``positions`` (Int32, rows along the last axis) with the rows ``nan_rows`` marks replaced by the replay."""
+    rows = np.asarray(rows)
+    flat = rows.reshape(-1, rows.shape[-1]).astype(np.float64)
+    result = np.array(positions, np.int32).reshape(flat.shape)
+    for index in np.flatnonzero(np.asarray(nan_rows).reshape(-1)):
+        result[index] = stable_sort_order(flat[index].tolist(), descending)
+    return result.reshape(rows.shape)
+
+
+def sorted_positions(array, descending):
+    """Int32 positions sorting ``array`` along its last axis as MindSpore's CPU Sort does (stable; rows holding
+    NaN replayed on the host)."""
+    positions = jnp.argsort(array, axis=-1, stable=True, descending=descending).astype(np.int32)
+    if not _floating(array) or array.size == 0:
+        return positions
+    nan_rows = jnp.isnan(array).any(-1)
+    shape = jax.ShapeDtypeStruct(positions.shape, np.int32)
+
+    def host(operands):
+        return jax.pure_callback(lambda *arrays: host_sort_positions(*arrays, descending), shape, *operands,
+                                 vmap_method="broadcast_all")
+
+    return jax.lax.cond(nan_rows.any(), host, lambda operands: operands[1],
+                        (jax.lax.stop_gradient(array), positions, nan_rows))

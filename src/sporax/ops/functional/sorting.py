@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.ops.functional.nan_orders import sorted_positions, stable_sort_order
 from sporax.ops.functional.reduce import _single_axis
 from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import unary, values as _sample_values, with_settings
@@ -23,8 +24,8 @@ _INT32 = np.dtype(np.int32)
 def _sorted(array, axis, descending):
     if array.ndim == 0:
         return array, jnp.zeros((), _INT32)
-    indices = jnp.argsort(array, axis=axis, stable=True, descending=descending)
-    return jnp.take_along_axis(array, indices, axis), indices.astype(_INT32)
+    indices = jnp.moveaxis(sorted_positions(jnp.moveaxis(array, axis, -1), descending), -1, axis)
+    return jnp.take_along_axis(array, indices, axis), indices
 
 
 def _numpy_sort(input, axis=-1, descending=False):
@@ -203,8 +204,8 @@ def _host_topk_positions(key, k, ordered, tied, stable_positions):
     for index in np.flatnonzero(np.asarray(tied).reshape(-1)):
         row = rows[index].tolist()
         chosen = _select_largest(row, k)[:k]
-        if ordered:
-            chosen.sort(key=lambda item: -row[item])  # list.sort is stable
+        if ordered:  # the kernel's stable sort of the chosen, by value (NaN where libstdc++ leaves it)
+            chosen = [chosen[item] for item in stable_sort_order([row[item] for item in chosen], descending=True)]
         result[index] = chosen
     return result.reshape(key.shape[:-1] + (k,))
 
@@ -220,6 +221,8 @@ def _mindspore_tie_order(key, k, ordered):
     positions = jax.lax.top_k(key, min(k + 1, key.shape[-1]))[1]
     largest = jnp.take_along_axis(key, positions, -1)
     tied = jnp.any(largest[..., 1:] == largest[..., :-1], axis=-1)
+    if key.dtype.kind in "fV":  # NaN falls where the kernel's comparisons leave it: replayed too
+        tied = tied | jnp.isnan(key).any(-1)
     shape = jax.ShapeDtypeStruct(positions.shape[:-1] + (k,), _INT32)
     host = lambda operands: jax.pure_callback(  # noqa: E731
         lambda *arrays: _host_topk_positions(arrays[0], k, ordered, arrays[1], arrays[2]), shape, *operands,
@@ -263,6 +266,8 @@ def topk(input, k, dim=None, largest=True, sorted=True):
         key = key.astype(_INT32)
     if k and not (sorted and 2 * k > size):
         indices = _mindspore_tie_order(key, int(k), bool(sorted))
+    elif key.dtype.kind in "fV":  # a stable sort of the whole row (rows holding NaN replayed)
+        indices = sorted_positions(key, descending=True)[..., :k]
     else:  # a stable sort of the whole row: XLA's top k (equal values by position) is that order
         indices = jax.lax.top_k(key, int(k))[1]
     values = jnp.take_along_axis(moved, indices, -1)

@@ -1,0 +1,175 @@
+"""MindSpore 2.10 CPU's NaN rules on the comparison kernels (sporax.ops.functional.nan_orders).
+
+Every expected value below was recorded from MindSpore 2.10 (CPU, PyNative); NaN is written ``NAN``.
+"""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, ops
+
+NAN = np.nan
+
+
+def _f32(values):
+    return Tensor(np.array(values, np.float32))
+
+
+def test_maximum_and_minimum_give_the_second_operand_when_the_comparison_fails():
+    a = _f32([NAN, 1.0, NAN, 2.0, -0.0, 0.0])
+    b = _f32([1.0, NAN, NAN, 2.0, 0.0, -0.0])
+    for op in (ops.maximum, ops.minimum):
+        result = op(a, b).asnumpy()
+        np.testing.assert_array_equal(result, [1.0, NAN, NAN, 2.0, 0.0, -0.0])
+        np.testing.assert_array_equal(np.signbit(result), [False, False, False, False, False, True])
+
+
+def test_maximum_with_a_scalar_and_broadcasting():
+    np.testing.assert_array_equal(ops.maximum(_f32([NAN, 1.0]), 2.0).asnumpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(ops.maximum(2.0, _f32([NAN, 1.0])).asnumpy(), [NAN, 2.0])
+    result = ops.maximum(_f32([[NAN], [1.0]]), _f32([1.0, NAN, 3.0])).asnumpy()
+    np.testing.assert_array_equal(result, [[1.0, NAN, 3.0], [1.0, NAN, 3.0]])
+    half = ops.maximum(Tensor(np.array([NAN, 1], np.float16)), Tensor(np.array([1, NAN], np.float16)))
+    np.testing.assert_array_equal(half.asnumpy(), [1.0, NAN])
+
+
+@pytest.mark.parametrize("op", [ops.maximum, ops.minimum])
+def test_maximum_gradient_reaches_both_operands_where_nan_compares(op):
+    x, y = _f32([NAN, 1.0, 2.0, 3.0]), _f32([1.0, NAN, 2.0, 0.0])
+    dx, dy = ms.grad(lambda a, b: op(a, b).sum(), grad_position=(0, 1))(x, y)
+    winner_is_x = op is ops.maximum
+    np.testing.assert_array_equal(dx.asnumpy(), [1.0, 1.0, 0.5, 1.0 if winner_is_x else 0.0])
+    np.testing.assert_array_equal(dy.asnumpy(), [1.0, 1.0, 0.5, 0.0 if winner_is_x else 1.0])
+
+
+def test_clamp_with_nan_input_gives_the_bound_and_no_gradient():
+    x = _f32([NAN, -3.0, 3.0, 0.5])
+    np.testing.assert_array_equal(ops.clamp(x, -1.0, 1.0).asnumpy(), [-1.0, -1.0, 1.0, 0.5])
+    np.testing.assert_array_equal(ops.clamp(x, -1.0).asnumpy(), [-1.0, -1.0, 3.0, 0.5])
+    np.testing.assert_array_equal(ops.clamp(x, None, 1.0).asnumpy(), [1.0, -3.0, 1.0, 0.5])
+    np.testing.assert_array_equal(x.clamp(-1.0, 1.0).asnumpy(), [-1.0, -1.0, 1.0, 0.5])
+    bounds = ops.clamp(x, _f32([-1.0, NAN, -1.0, NAN]), _f32([1.0, 1.0, NAN, NAN]))
+    np.testing.assert_array_equal(bounds.asnumpy(), [-1.0, 1.0, NAN, NAN])
+    gradient = ms.grad(lambda t: ops.clamp(t, -1.0, 1.0).sum())(x)
+    np.testing.assert_array_equal(gradient.asnumpy(), [0.0, 0.0, 0.0, 1.0])
+
+
+def test_clip_by_value_nan_input_and_its_maximum_gradient():
+    x = _f32([NAN, -3.0, 3.0, 0.5, -1.0, 1.0])
+    low, high = Tensor(-1.0, ms.float32), Tensor(1.0, ms.float32)
+    np.testing.assert_array_equal(ops.clip_by_value(x, low, high).asnumpy(), [-1.0, -1.0, 1.0, 0.5, -1.0, 1.0])
+    gradient = ms.grad(lambda t: ops.clip_by_value(t, low, high).sum())(x)
+    np.testing.assert_array_equal(gradient.asnumpy(), [1.0, 0.0, 0.0, 1.0, 0.5, 0.5])
+
+
+@pytest.mark.parametrize("row, largest, smallest, argmax, argmin", [
+    ([NAN, 1.0, 5.0], NAN, NAN, 0, 0),
+    ([1.0, NAN, 5.0], 5.0, 1.0, 2, 0),
+    ([1.0, 5.0, NAN], 5.0, 1.0, 1, 0),
+])
+def test_extreme_reductions_keep_nan_only_in_first_place(row, largest, smallest, argmax, argmin):
+    t = _f32(row)
+    for value in (ops.amax(t), ops.max(t)[0], t.max(), ops.ReduceMax()(t), ops.ArgMaxWithValue()(t)[1]):
+        np.testing.assert_array_equal(value.asnumpy(), largest)
+    for value in (ops.amin(t), ops.min(t)[0], ops.ReduceMin()(t)):
+        np.testing.assert_array_equal(value.asnumpy(), smallest)
+    assert int(ops.argmax(t).asnumpy()) == argmax == int(ops.Argmax()(t).asnumpy())
+    assert int(ops.argmin(t).asnumpy()) == argmin
+
+
+def test_extreme_reductions_over_axes():
+    m = _f32([[1.0, NAN, 3.0], [NAN, 2.0, 0.0], [4.0, 5.0, NAN]])
+    np.testing.assert_array_equal(ops.amax(m, 0).asnumpy(), [4.0, NAN, 3.0])
+    np.testing.assert_array_equal(ops.amax(m, 1).asnumpy(), [3.0, NAN, 5.0])
+    np.testing.assert_array_equal(ops.amax(m).asnumpy(), 5.0)
+    np.testing.assert_array_equal(ops.argmax(m, 0).asnumpy(), [2, 0, 0])
+    np.testing.assert_array_equal(ops.argmax(m, 1).asnumpy(), [2, 0, 1])
+    np.testing.assert_array_equal(ops.argmin(m, 0).asnumpy(), [0, 0, 1])
+    np.testing.assert_array_equal(ops.argmin(m, 1).asnumpy(), [0, 0, 0])
+    values, indices = ops.max(m, 1)
+    np.testing.assert_array_equal(values.asnumpy(), [3.0, NAN, 5.0])
+    np.testing.assert_array_equal(indices.asnumpy(), [2, 0, 1])
+    cube = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    cube[0, 0, 0], cube[1, 1, 2], cube[0, 2, 1] = NAN, NAN, NAN
+    np.testing.assert_array_equal(ops.amax(Tensor(cube), (0, 2)).asnumpy(), [NAN, 19.0, 23.0])
+    np.testing.assert_array_equal(ops.amax(Tensor(cube), (1, 2)).asnumpy(), [NAN, 23.0])
+
+
+def test_long_rows_pass_over_a_later_nan():
+    values = np.random.default_rng(0).standard_normal(257).astype(np.float32)
+    for position in (1, 8, 31, 256):
+        row = values.copy()
+        row[position] = NAN
+        assert float(ops.amax(Tensor(row)).asnumpy()) == np.nanmax(row)
+        assert int(ops.argmin(Tensor(row)).asnumpy()) == np.nanargmin(row)
+
+
+def test_amax_gradient_splits_between_tied_numbers_past_a_nan():
+    gradient = ms.grad(lambda a: ops.amax(a))(_f32([1.0, NAN, 5.0, 5.0]))
+    np.testing.assert_array_equal(gradient.asnumpy(), [0.0, 0.0, 0.5, 0.5])
+
+
+def test_matmul_primitives_refuse_mixed_dtypes():
+    f32, f16, i32 = (Tensor(np.ones((2, 2)), dtype) for dtype in (ms.float32, ms.float16, ms.int32))
+    with pytest.raises(TypeError, match="'x2' should be same as 'x1'"):
+        ops.MatMul()(f32, i32)
+    with pytest.raises(TypeError, match="'x2' should be same as 'x1'"):
+        ops.MatMul()(f16, f32)
+    with pytest.raises(TypeError, match="BatchMatMul"):
+        ops.BatchMatMul()(f32.reshape(1, 2, 2), f16.reshape(1, 2, 2))
+    with pytest.raises(TypeError, match="MatMul"):
+        ops.MatMul()(Tensor(np.ones((2, 2), bool)), Tensor(np.ones((2, 2), bool)))
+    assert ops.MatMul()(i32, i32).dtype == ms.int32
+    assert ops.BatchMatMul()(Tensor(np.ones((1, 2, 2)), ms.int64), Tensor(np.ones((1, 2, 2)), ms.int64)).dtype == ms.int64
+
+
+ROWS = np.array([[3.0, NAN, 1.0, NAN, 2.0], [NAN, 0.0, -1.0, 5.0, NAN], [1.0, 2.0, 3.0, 4.0, 5.0]], np.float32)
+
+
+def test_sort_and_argsort_place_nan_as_libstdcxx_stable_sort_does():
+    values, indices = ops.sort(Tensor(ROWS))
+    np.testing.assert_array_equal(indices.asnumpy(), [[2, 0, 1, 3, 4], [0, 2, 1, 3, 4], [0, 1, 2, 3, 4]])
+    np.testing.assert_array_equal(values.asnumpy(), np.take_along_axis(ROWS, indices.asnumpy(), 1))
+    _, indices = ops.sort(Tensor(ROWS), descending=True)
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 1, 3, 4, 2], [0, 3, 1, 2, 4], [4, 3, 2, 1, 0]])
+    np.testing.assert_array_equal(ops.argsort(Tensor(ROWS)).asnumpy(), [[2, 0, 1, 3, 4], [0, 2, 1, 3, 4], [0, 1, 2, 3, 4]])
+    np.testing.assert_array_equal(ops.Sort()(Tensor(ROWS))[1].asnumpy(), [[2, 0, 1, 3, 4], [0, 2, 1, 3, 4], [0, 1, 2, 3, 4]])
+    row = _f32([NAN, 2.0, NAN, 1.0, 0.0])
+    np.testing.assert_array_equal(ops.sort(row)[1].asnumpy(), [0, 1, 2, 4, 3])
+    np.testing.assert_array_equal(ops.sort(row, descending=True)[1].asnumpy(), [0, 1, 2, 3, 4])
+    np.testing.assert_array_equal(ops.sort(Tensor(ROWS.T), axis=0)[1].asnumpy().T,
+                                  [[2, 0, 1, 3, 4], [0, 2, 1, 3, 4], [0, 1, 2, 3, 4]])
+
+
+def test_sort_with_nan_compiles_and_differentiates():
+    x = Tensor(ROWS[:1])
+    _, indices = ms.jit(lambda a: ops.sort(a, descending=True))(x)
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 1, 3, 4, 2]])
+    gradient = ms.grad(lambda a: ops.sort(a)[0][..., :2].sum())(x)
+    np.testing.assert_array_equal(gradient.asnumpy(), [[1.0, 0.0, 1.0, 0.0, 0.0]])
+
+
+def test_topk_with_nan_rows():
+    values, indices = ops.topk(Tensor(ROWS), 3)
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 1, 3], [0, 3, 1], [4, 3, 2]])
+    np.testing.assert_array_equal(values.asnumpy(), [[3.0, NAN, NAN], [NAN, 5.0, 0.0], [5.0, 4.0, 3.0]])
+    _, indices = ops.topk(Tensor(ROWS), 3, largest=False)
+    np.testing.assert_array_equal(indices.asnumpy(), [[2, 0, 1], [0, 2, 1], [0, 1, 2]])
+    np.testing.assert_array_equal(ops.TopK()(Tensor(ROWS), 3)[1].asnumpy(), [[0, 1, 3], [0, 3, 1], [4, 3, 2]])
+
+
+def test_signed_zeros_are_equal_in_sort_and_topk():
+    zeros = _f32([0.0, -0.0, 0.0, -0.0])
+    np.testing.assert_array_equal(ops.sort(zeros)[1].asnumpy(), [0, 1, 2, 3])
+    np.testing.assert_array_equal(ops.sort(zeros, descending=True)[1].asnumpy(), [0, 1, 2, 3])
+    np.testing.assert_array_equal(ops.topk(zeros, 4)[1].asnumpy(), [0, 1, 2, 3])
+    np.testing.assert_array_equal(ops.topk(zeros, 2)[1].asnumpy(), [2, 3])
+
+
+def test_long_rows_with_nan_and_ties_follow_the_replay():
+    # positions recorded from MindSpore 2.10 for this 20-element row (values 0..5 and NaN)
+    row = np.array([1, 5, NAN, 4, 1, 1, NAN, 5, 0, 2, NAN, 3, 3, 1, 0, 4, NAN, 2, 5, 0], np.float32)
+    assert ops.sort(Tensor(row))[1].asnumpy().tolist() == [
+        8, 0, 9, 1, 2, 4, 5, 3, 6, 7, 10, 14, 19, 13, 17, 11, 12, 15, 16, 18]
+    assert ops.sort(Tensor(row), descending=True)[1].asnumpy().tolist() == [
+        1, 7, 9, 0, 2, 3, 4, 5, 6, 8, 10, 18, 15, 11, 12, 17, 13, 14, 16, 19]

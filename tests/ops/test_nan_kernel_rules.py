@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Tensor, ops
+from sporax import Tensor, nn, ops
 
 NAN = np.nan
 
@@ -173,3 +173,49 @@ def test_long_rows_with_nan_and_ties_follow_the_replay():
         8, 0, 9, 1, 2, 4, 5, 3, 6, 7, 10, 14, 19, 13, 17, 11, 12, 15, 16, 18]
     assert ops.sort(Tensor(row), descending=True)[1].asnumpy().tolist() == [
         1, 7, 9, 0, 2, 3, 4, 5, 6, 8, 10, 18, 15, 11, 12, 17, 13, 14, 16, 19]
+
+
+# rows: [9, 1, nan, 2], [nan, 5, 7, 8], [3, nan, nan, nan], [nan, nan, nan, 6]
+POOL_INPUT = np.array([[[[9.0, 1.0, NAN, 2.0], [NAN, 5.0, 7.0, 8.0], [3.0, NAN, NAN, NAN],
+                         [NAN, NAN, NAN, 6.0]]]], np.float32)
+NAN_FREE_FIRST_MAXIMA = [[[[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]]]
+
+
+def test_max_pool_folds_each_window_so_nan_wins_only_last():
+    x = Tensor(POOL_INPUT)
+    for pool in (nn.MaxPool2d(2, 2), ops.MaxPool(2, 2)):
+        np.testing.assert_array_equal(pool(x).asnumpy(), [[[[5.0, 8.0], [NAN, 6.0]]]])
+    np.testing.assert_array_equal(ops.MaxPool(3, 2, "same")(x).asnumpy(), [[[[NAN, NAN], [NAN, 6.0]]]])
+    cube = Tensor(POOL_INPUT[:, :, None].repeat(2, 2))
+    np.testing.assert_array_equal(ops.MaxPool3D(2, 2)(cube).asnumpy(), [[[[[5.0, 8.0], [NAN, 6.0]]]]])
+    np.testing.assert_array_equal(nn.MaxPool1d(4, 4)(Tensor(POOL_INPUT[0])).asnumpy(), [[[2.0], [8.0], [NAN], [6.0]]])
+    gradient = ms.grad(lambda a: nn.MaxPool2d(2, 2)(a).sum())(x)
+    np.testing.assert_array_equal(gradient.asnumpy(), NAN_FREE_FIRST_MAXIMA)
+
+
+def test_max_pool_pad_mode_gives_nan_for_any_nan_in_the_window():
+    result = nn.MaxPool2d(2, 2, pad_mode="pad", padding=1)(Tensor(POOL_INPUT)).asnumpy()
+    np.testing.assert_array_equal(result, [[[[9.0, NAN, 2.0], [NAN, NAN, NAN], [NAN, NAN, 6.0]]]])
+
+
+def test_functional_max_pool2d_passes_nan_over():
+    values, indices = ops.max_pool2d(Tensor(POOL_INPUT), 2, 2, return_indices=True)
+    np.testing.assert_array_equal(values.asnumpy(), [[[[9.0, 8.0], [3.0, 6.0]]]])
+    np.testing.assert_array_equal(indices.asnumpy(), [[[[0, 7], [8, 15]]]])
+    np.testing.assert_array_equal(ops.max_pool2d(Tensor(POOL_INPUT), 2, 2).asnumpy(), [[[[9.0, 8.0], [3.0, 6.0]]]])
+    gradient = ms.grad(lambda a: ops.max_pool2d(a, 2, 2).sum())(Tensor(POOL_INPUT))
+    np.testing.assert_array_equal(gradient.asnumpy(), NAN_FREE_FIRST_MAXIMA)
+
+
+def test_argmax_pools_keep_nan_only_first():
+    x = Tensor(POOL_INPUT)
+    values, indices = ops.MaxPoolWithArgmax(2, 2)(x)
+    np.testing.assert_array_equal(values.asnumpy(), [[[[9.0, NAN], [3.0, NAN]]]])
+    np.testing.assert_array_equal(indices.asnumpy(), [[[[0, 2], [8, 10]]]])
+    values, indices = ops.adaptive_max_pool2d(x, (2, 2), True)
+    np.testing.assert_array_equal(values.asnumpy(), [[[[9.0, NAN], [3.0, NAN]]]])
+    np.testing.assert_array_equal(indices.asnumpy(), [[[[0, 2], [8, 10]]]])
+    np.testing.assert_array_equal(nn.AdaptiveMaxPool2d((2, 2))(x).asnumpy(), [[[[9.0, NAN], [3.0, NAN]]]])
+    gradient = ms.grad(lambda a: ops.adaptive_max_pool2d(a, (2, 2)).sum())(x)
+    np.testing.assert_array_equal(gradient.asnumpy(),
+                                  [[[[1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 1.0, 0.0], [0.0] * 4]]])

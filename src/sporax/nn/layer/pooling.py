@@ -20,6 +20,7 @@ from sporax.nn.layer.conv import same_pads
 # views, whose backward is far cheaper on XLA:CPU than reduce_window's select_and_scatter).
 from sporax.ops.functional import pooling, sampling
 from sporax.ops import layer_forms
+from sporax.ops.functional.nan_orders import LAST, PROPAGATE
 from sporax.ops.functional.pooling import _max_pool, _max_pool_indices_kernel, _pool_window
 
 
@@ -160,7 +161,9 @@ class MaxPool2d(_Pool2d):
         pads = self._pads(array.shape[2], array.shape[3])
         if self.return_indices:
             return _max_pool_indices_kernel(array, self._kernel, self._stride, pads, self._dilation)
-        return _max_pool(array, self._kernel, self._stride, pads, self._dilation)
+        # MindSpore's kernels (nan_orders): MaxPool's fold for 'valid'/'same', NaN anywhere wins with 'pad'
+        rule = PROPAGATE if _pad_mode("MaxPool2d", self.pad_mode) == "PAD" else LAST
+        return _max_pool(array, self._kernel, self._stride, pads, self._dilation, rule)
 
     def construct(self, x):
         if not self.return_indices:
@@ -354,12 +357,8 @@ class AdaptiveMaxPool2d(_AdaptivePool):
         return super().construct(x)
 
     def _pool(self, array, sizes, outputs):
-        rows = []
-        for top, bottom in _bins(sizes[0], outputs[0]):
-            band = jnp.max(array[..., top:bottom, :], axis=-2)
-            rows.append(jnp.stack([jnp.max(band[..., left:right], axis=-1)
-                                   for left, right in _bins(sizes[1], outputs[1])], axis=-1))
-        return jnp.stack(rows, axis=-2)
+        # ops.adaptive_max_pool2d's windows: each scanned row-major (NaN counts only first, as MindSpore's kernel)
+        return sampling._adaptive_max(array, tuple(outputs))
 
 
 class AdaptiveMaxPool1d(Cell):

@@ -221,3 +221,65 @@ def sorted_positions(array, descending):
 
     return jax.lax.cond(nan_rows.any(), host, lambda operands: operands[1],
                         (jax.lax.stop_gradient(array), positions, nan_rows))
+
+
+# --- max pooling -----------------------------------------------------------------------------------------------
+# MindSpore 2.10's CPU max pools differ by kernel (recorded): MaxPool/MaxPool3D (nn.MaxPool1d/2d with 'valid' or
+# 'same') fold each window in row-major order with ``best > x ? best : x``, skipping padding, so NaN wins only in
+# last place and the numbers after the last NaN decide; ops.max_pool2d (MaxPoolWithArgmaxV2) passes NaN over;
+# nn.MaxPool2d with 'pad' gives NaN for a window holding any. Every one of them sends the gradient to the first
+# maximum of the NaN-free window.
+LAST = "last"
+IGNORE = "ignore"
+PROPAGATE = "propagate"
+
+
+def nan_free(array):
+    """``array`` with NaN as -inf (a max over it passes NaN over)."""
+    if not _floating(array):
+        return array
+    return jnp.where(jnp.isnan(array), jnp.asarray(-jnp.inf, array.dtype), array)
+
+
+@jax.custom_jvp
+def value_with_tangent_of(value, source):
+    """``value``, differentiated as ``source`` (a pool's NaN-rule value with the NaN-free pool's gradient)."""
+    return value
+
+
+@value_with_tangent_of.defjvp
+def _value_with_tangent_of_jvp(primals, tangents):
+    return primals[0], tangents[1]
+
+
+def last_nan_fold(views, valid_views):
+    """MaxPool's window fold ``best > x ? best : x`` over the window's views (row-major), padding skipped; a
+    padded first view starts as -inf, which any element replaces."""
+    best = None
+    for values, valid in zip(views, valid_views):
+        if best is None:
+            best = values
+            continue
+        best = jnp.where(valid & ~(best > values), values, best)
+    return best
+
+
+def pooled_with_nan_rule(array, rule, pool, window_views, spatial_rank):
+    """``pool`` (a max pool of an array) of ``array`` under ``rule``; ``window_views(array)`` gives the views
+    one per kernel offset (padding -inf) over the last ``spatial_rank`` axes, for the LAST rule's fold."""
+    if rule is None or not _floating(array):
+        return pool(array)
+    clean = pool(nan_free(array))
+    if rule == IGNORE:
+        return clean
+    nan = jnp.isnan(array)
+    if rule == PROPAGATE:
+        any_nan = pool(nan.astype(array.dtype)) > 0
+        return jnp.where(any_nan, jnp.asarray(jnp.nan, array.dtype), clean)
+
+    def folded(operand):
+        data = jax.lax.stop_gradient(operand)
+        valid = [view == 1 for view in window_views(jnp.ones(data.shape[data.ndim - spatial_rank:], data.dtype))]
+        return value_with_tangent_of(last_nan_fold(window_views(data), valid), clean)
+
+    return jax.lax.cond(nan.any(), folded, lambda operand: clean, array)

@@ -27,6 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional.nan_orders import scanned_index
 from sporax.ops.functional import convolution, sampling, sampling_samples, spatial_samples
 from sporax.ops.functional import nn_spatial_samples as samples
 from sporax.ops.functional._args import pair
@@ -93,7 +94,7 @@ def _adaptive_max_with_indices(array, sizes):
         flat_index = flat_index + coordinate.reshape(shape) * math.prod(spatial[axis + 1:])
     flat_index = flat_index.reshape(math.prod(sizes), -1)
     blocks = array.reshape(lead + (-1,))[..., flat_index]  # lead + (cells, window elements)
-    position = jnp.argmax(blocks, axis=-1)
+    position = scanned_index(blocks, -1, False, True)  # NaN only in a window's first place (nan_orders)
     shape = lead + tuple(sizes)
     values = jnp.take_along_axis(blocks, position[..., None], -1)[..., 0]
     return values.reshape(shape), jnp.asarray(flat_index)[jnp.arange(flat_index.shape[0]), position].reshape(shape)

@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 from jax import lax
 
+from sporax.ops.functional.nan_orders import LAST
 from sporax.ops.functional.pooling import _avg_pool_kernel, _max_pool, _pool_pads
 from sporax.ops.op_table import FLOAT, NUMBER, Sample, op
 from sporax.ops.samples import _numpy_dtype
@@ -175,7 +176,8 @@ def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
     kernel, steps = pool_window("MaxPool", "kernel_size", kernel_size, 2), pool_window("MaxPool", "strides", strides, 2)
 
     def pool(array):
-        return _max_pool(array, kernel, steps, _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2))
+        return _max_pool(array, kernel, steps, _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2),
+                         nan_rule=LAST)
     return _channels_first(pool, x, data_format)
 
 
@@ -202,7 +204,8 @@ def max_pool_3d(x, kernel_size=1, strides=1, pad_mode="VALID", pad=0, ceil_mode=
     check_channels_first("MaxPool3D", data_format, "NCDHW")
     kernel = pool_window("MaxPool3D", "kernel_size", kernel_size, 3)
     steps = pool_window("MaxPool3D", "strides", strides, 3)
-    return _max_pool(x, kernel, steps, _mode_pads("MaxPool3D", x, kernel, steps, pad_mode, pad, ceil_mode, 3))
+    return _max_pool(x, kernel, steps, _mode_pads("MaxPool3D", x, kernel, steps, pad_mode, pad, ceil_mode, 3),
+                     nan_rule=LAST)
 
 
 @op(inputs="x", dtypes=FLOAT, primitive="AvgPool3D",

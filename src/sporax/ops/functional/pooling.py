@@ -20,6 +20,7 @@ from jax import lax
 from sporax.ops._dispatch import describe, wrap
 from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
+from sporax.ops.functional.nan_orders import IGNORE, nan_free, pooled_with_nan_rule
 from sporax.ops.functional.reduce import divide_exactly
 from sporax.ops.lowering import pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
@@ -77,9 +78,10 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
         raise ValueError(f"For '{op_name}', 'padding' {padding} must be at most half of 'kernel_size' "
                          f"{kernel}.")
     pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
+    # MindSpore's kernel here (MaxPoolWithArgmaxV2) passes NaN over (nan_orders)
     if return_indices:
-        return _max_pool_indices_kernel(array, kernel, strides, pads, dilation)
-    return _max_pool(array, kernel, strides, pads, dilation)
+        return _max_pool_indices_kernel(nan_free(array), kernel, strides, pads, dilation)
+    return _max_pool(array, kernel, strides, pads, dilation, IGNORE)
 
 
 def _lowest(dtype):
@@ -105,9 +107,18 @@ def _window_views(array, kernel, strides, pads, dilation):
         yield number, lax.slice(padded, start, limit, (1,) * lead + tuple(strides))
 
 
-def _max_pool(array, kernel, strides, pads, dilation=None):
+def _max_pool(array, kernel, strides, pads, dilation=None, nan_rule=None):
+    """Max pool of ``array``; ``nan_rule`` (``nan_orders.LAST``/``IGNORE``/``PROPAGATE``) is where NaN lands, as
+    the MindSpore kernel of the caller's face puts it (None: NaN first in a window wins)."""
     # The lowering choice is a static argument: a jit traced under plain_lowering() is its own entry.
-    return _max_pool_body(array, kernel, strides, pads, dilation, fast_lowering("pool"))
+    fast = fast_lowering("pool")
+
+    def pool(values):
+        return _max_pool_body(values, kernel, strides, pads, dilation, fast)
+
+    def views(values):
+        return [view for _, view in _window_views(values, kernel, strides, pads, dilation)]
+    return pooled_with_nan_rule(array, nan_rule, pool, views, len(kernel))
 
 
 @kernel("kernel", "strides", "pads", "dilation", "fast")

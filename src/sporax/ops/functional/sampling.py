@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from sporax.ops.functional.nan_orders import scanned_index
 from sporax.ops.functional import sampling_samples as samples
 from sporax.ops.functional._args import kernel, static_int
 from sporax.ops.op_table import ANY, INT_TUPLE, NUMBER, op, spelling
@@ -225,7 +226,8 @@ def _first_max(window):
     """The maximum of the last two axes, taken at its first position: the whole gradient goes there when values
     tie, as MindSpore's AdaptiveMaxPool2D bprop (through its argmax) gives it (jnp.max splits it between them)."""
     flat = window.reshape(window.shape[:-2] + (-1,))
-    return jnp.take_along_axis(flat, jnp.argmax(flat, axis=-1)[..., None], axis=-1)[..., 0]
+    # NaN counts only in a window's first place, as MindSpore's kernel scans (nan_orders)
+    return jnp.take_along_axis(flat, scanned_index(flat, -1, False, True)[..., None], axis=-1)[..., 0]
 
 
 def _adaptive_max(array, sizes):

@@ -241,17 +241,6 @@ def nan_free(array):
     return jnp.where(jnp.isnan(array), jnp.asarray(-jnp.inf, array.dtype), array)
 
 
-@jax.custom_jvp
-def value_with_tangent_of(value, source):
-    """``value``, differentiated as ``source`` (a pool's NaN-rule value with the NaN-free pool's gradient)."""
-    return value
-
-
-@value_with_tangent_of.defjvp
-def _value_with_tangent_of_jvp(primals, tangents):
-    return primals[0], tangents[1]
-
-
 def last_nan_fold(views, valid_views):
     """MaxPool's window fold ``best > x ? best : x`` over the window's views (row-major), padding skipped; a
     padded first view starts as -inf, which any element replaces."""
@@ -270,7 +259,7 @@ def pooled_with_nan_rule(array, rule, pool, window_views, spatial_rank):
 
     The gradient is the plain pool's, outside any branch (a differentiated ``cond`` keeps both branches'
     residuals: 3x slower backward); only the value of an input holding NaN takes the rule's branch. (MindSpore
-    sends a NaN window's gradient to its first NaN-free maximum: sporax's goes where the plain pool puts it.)"""
+    sends a NaN window's gradient to its first NaN-free maximum: sporax gives such a window none.)"""
     if rule is None or not _floating(array):
         return pool(array)
     if rule == IGNORE:  # not a layer's pool: the NaN-free pool, its gradient MindSpore's
@@ -287,4 +276,5 @@ def pooled_with_nan_rule(array, rule, pool, window_views, spatial_rank):
 
     value = jax.lax.cond(jnp.isnan(array).any(), with_nan, lambda operands: operands[1],
                          jax.lax.stop_gradient((array, plain)))
-    return value_with_tangent_of(value, plain)
+    # equal wherever a window holds no NaN, so the plain pool's gradient flows there
+    return jnp.where(value == plain, plain, value)

@@ -241,6 +241,12 @@ def nan_free(array):
     return jnp.where(jnp.isnan(array), jnp.asarray(-jnp.inf, array.dtype), array)
 
 
+@jax.custom_jvp
+def _differentiated_as(value, source):  # ``value``, its tangent ``source``'s (not a where: 3x slower backward)
+    return value
+_differentiated_as.defjvp(lambda primals, tangents: (primals[0], tangents[1]))
+
+
 def last_nan_fold(views, valid_views):
     """MaxPool's window fold ``best > x ? best : x`` over the window's views (row-major), padding skipped; a
     padded first view starts as -inf, which any element replaces."""
@@ -265,16 +271,16 @@ def pooled_with_nan_rule(array, rule, pool, window_views, spatial_rank):
     if rule == IGNORE:  # not a layer's pool: the NaN-free pool, its gradient MindSpore's
         return pool(nan_free(array))
     plain = pool(array)
+    data = jax.lax.stop_gradient(array)
 
-    def with_nan(operands):
-        data, _ = operands
+    def with_nan():
         if rule == PROPAGATE:
             return jnp.where(pool(jnp.isnan(data).astype(data.dtype)) > 0, jnp.asarray(jnp.nan, data.dtype),
                              pool(nan_free(data)))
         valid = [view == 1 for view in window_views(jnp.ones(data.shape[data.ndim - spatial_rank:], data.dtype))]
         return last_nan_fold(window_views(data), valid)
 
-    value = jax.lax.cond(jnp.isnan(array).any(), with_nan, lambda operands: operands[1],
-                         jax.lax.stop_gradient((array, plain)))
-    # equal wherever a window holds no NaN, so the plain pool's gradient flows there
-    return jnp.where(value == plain, plain, value)
+    # a sum is NaN where the input holds NaN (or +inf and -inf: the rule's branch, right there too), and is
+    # cheaper than any(isnan) on XLA:CPU
+    value = jax.lax.cond(jnp.isnan(jnp.sum(data)), with_nan, lambda: jax.lax.stop_gradient(plain))
+    return _differentiated_as(value, plain)

@@ -223,3 +223,18 @@ def test_argmax_pools_keep_nan_only_first():
     gradient = ms.grad(lambda a: ops.adaptive_max_pool2d(a, (2, 2)).sum())(x)
     np.testing.assert_array_equal(gradient.asnumpy(),
                                   [[[[1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 1.0, 0.0], [0.0] * 4]]])
+
+
+def test_hardtanh_clip_by_norm_cummax_and_msort_with_nan():
+    x = _f32([1.0, NAN, 3.0, 0.0, 5.0, NAN, 2.0])
+    np.testing.assert_array_equal(ops.hardtanh(x, -1.0, 1.0).asnumpy(), [1.0, -1.0, 1.0, 0.0, 1.0, -1.0, 1.0])
+    gradient = ms.grad(lambda a: ops.hardtanh(a).sum())(_f32([-1.0, 1.0, 0.5, -2.0, 2.0, NAN]))
+    np.testing.assert_array_equal(gradient.asnumpy(), [0.5, 0.5, 1.0, 0.0, 0.0, 1.0])
+    # the norm is NaN, so MindSpore's minimum leaves the scale at 1
+    np.testing.assert_array_equal(ops.clip_by_norm(x, 1.0).asnumpy(), [1.0, NAN, 3.0, 0.0, 5.0, NAN, 2.0])
+    for op in (ops.cummax, ops.cummin):
+        values, indices = op(x, 0)
+        np.testing.assert_array_equal(values.asnumpy(), [1.0] + [NAN] * 6)
+        np.testing.assert_array_equal(indices.asnumpy(), [0, 1, 1, 1, 1, 5, 5])
+    np.testing.assert_array_equal(ops.msort(_f32([[NAN, 1.0], [2.0, NAN], [0.0, 3.0]])).asnumpy(),
+                                  [[NAN, 1.0], [0.0, NAN], [2.0, 3.0]])

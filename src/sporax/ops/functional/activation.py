@@ -19,6 +19,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype, random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
+from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.op_table import (ANY, FLOAT_NUMBER, INEXACT, INT_TUPLE, NUMBER, TO_FLOAT, CellSpec, Distribution,
                                   Sample, op, spelling)
@@ -339,7 +340,8 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
     if input.dtype.kind in "iu":
         limits = np.iinfo(input.dtype)
         min_val, max_val = (int(np.clip(np.trunc(bound), limits.min, limits.max)) for bound in (min_val, max_val))
-    return jnp.clip(input, jnp.asarray(min_val, input.dtype), jnp.asarray(max_val, input.dtype))
+    # MindSpore's maximum then minimum: NaN gives min_val, a bound ties half the gradient (nan_orders)
+    return select_minimum(select_maximum(input, jnp.asarray(min_val, input.dtype)), jnp.asarray(max_val, input.dtype))
 
 
 @op(inputs="x", primitive="Mish", cells=(CellSpec("Mish"),), position_wise=True, samples=unary(),

@@ -20,6 +20,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional.nan_orders import select_minimum
 from sporax.ops.functional import calculus, reduce, scans
 from sporax.ops.face_inputs import concrete
 from sporax.ops.functional.comparison import integral_only
@@ -186,7 +187,8 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
         [0.6, 0.8]
     """
     max_norm = np.reshape(max_norm, -1)[0]  # a one-element Tensor arrives as a tuple setting: ``(1.0,)``
-    scale = jnp.minimum(max_norm / (_total_norm(x, float(norm_type)) + 1e-6), 1.0)
+    # MindSpore's minimum: a NaN norm leaves the scale 1 (nan_orders)
+    scale = select_minimum(max_norm / (_total_norm(x, float(norm_type)) + 1e-6), 1.0)
     return tuple((array * scale).astype(array.dtype) for array in x)
 
 

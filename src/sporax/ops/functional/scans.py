@@ -70,11 +70,12 @@ def _running_extreme(op_name, array, axis, largest, index_dtype):
     positions = jax.lax.broadcasted_iota(_INT64, array.shape, axis)
 
     def combine(earlier, later):
-        # A NaN sticks (the first one, with its index); ties move the index to the later position.
+        # A NaN sticks, its index moving to each later NaN (MindSpore 2.10); ties move the index to the later
+        # position.
         (value_a, index_a), (value_b, index_b) = earlier, later
         take_later = (value_b >= value_a) if largest else (value_b <= value_a)
         if array.dtype.kind == "f":
-            take_later = ~jnp.isnan(value_a) & (take_later | jnp.isnan(value_b))
+            take_later = take_later | jnp.isnan(value_b)
         return jnp.where(take_later, value_b, value_a), jnp.where(take_later, index_b, index_a)
 
     values, indices = jax.lax.associative_scan(combine, (array, positions), axis=axis)

@@ -61,8 +61,8 @@ def argsort(input, axis=-1, descending=False):
 @op(dtypes=ANY, method="msort", reference=lambda input: np.sort(input, axis=0),
     samples=unary(shapes=((3, 4), (7,))))
 def msort(input):
-    """Return ``input`` sorted along its first dimension."""
-    return jnp.sort(input, axis=0)
+    """Return ``input`` sorted along its first dimension (``sort``'s order, NaN included)."""
+    return _sorted(input, 0, False)[0]
 
 
 def _selection_key(array, largest):

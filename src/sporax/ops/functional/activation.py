@@ -332,15 +332,14 @@ def _divide_by_six(value):
     samples=with_settings(unary(avoid=(-1.0, 1.0)), {"min_val": -0.5, "max_val": 2.0}),
     reference=lambda input, min_val=-1.0, max_val=1.0: np.clip(input, min_val, max_val))
 def hardtanh(input, min_val=-1.0, max_val=1.0):
-    """``input`` clipped to ``[min_val, max_val]``: an integer input's bounds are clipped to its dtype's range
-    and truncated toward zero, a Bool input is clipped as 0/1 (MindSpore's kernel keeps it as it is with the
-    default bounds)."""
+    """``input`` clipped to ``[min_val, max_val]`` by MindSpore's maximum then minimum (NaN gives ``min_val``, a
+    bound ties half the gradient: nan_orders); an integer input's bounds are clipped to its dtype's range and
+    truncated toward zero, a Bool input is clipped as 0/1 (MindSpore's kernel keeps it with the default bounds)."""
     if input.dtype == np.bool_:
         return jnp.clip(input.astype(jnp.float32), min_val, max_val).astype(np.bool_)
     if input.dtype.kind in "iu":
         limits = np.iinfo(input.dtype)
         min_val, max_val = (int(np.clip(np.trunc(bound), limits.min, limits.max)) for bound in (min_val, max_val))
-    # MindSpore's maximum then minimum: NaN gives min_val, a bound ties half the gradient (nan_orders)
     return select_minimum(select_maximum(input, jnp.asarray(min_val, input.dtype)), jnp.asarray(max_val, input.dtype))
 
 

@@ -14,6 +14,8 @@ its place (all recorded on the oracle, MindSpore 2.10 CPU):
 - ``max``/``min``/``amax``/``amin``/``argmax``/``argmin`` over an axis scan from the first element, keeping
   the running extreme unless a later element compares greater (less): a NaN in first place is the answer
   (index 0), a NaN anywhere else is passed over.
+- ``sort``/``argsort``/``topk``/``msort``: rows holding NaN are replayed on the host as libstdc++'s stable_sort
+  leaves them; the max pools follow their kernels' own rules (the section at the end).
 
 Example:
     >>> import numpy as np

@@ -30,6 +30,8 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, graph_worded,
                                                 refused, unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
+from sporax.graph.control_flow.instance_creation import creates_instances
+from sporax.graph.control_flow.item_assignment import ItemAssignments, has_item_assignment
 from sporax.graph.control_flow.graph_members import rewrite_attribute_reads, rewrite_member_reads
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
@@ -262,13 +264,15 @@ def _convert(plain):
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
     if (not contains_control_flow(node) and not read_globals and not declared and not members and not missing
             and not graph_worded(node)
-            and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
+            and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)
+            and not has_item_assignment(node) and not creates_instances(node)):
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
         line, what = problem
         raise ConversionError(f"{plain.__code__.co_filename}, line {line}: {what} cannot be compiled")
     node.decorator_list = []
+    node = ItemAssignments(RUNTIME, ()).visit(node)  # y[i] = v binds a new value to y, as MindSpore's graph
     node.body = JumpLowering().function_body(node.body)
     for extra in (node.args.vararg, node.args.kwarg):
         if extra is not None:

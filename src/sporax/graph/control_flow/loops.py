@@ -27,7 +27,8 @@ from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.bound import trip_bound
-from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, kept_in_place, linearized, trace
+from sporax.graph.control_flow.tracing import (ControlFlowFallback, changed_in_place, in_reverse, kept_in_place,
+                                               linearized, trace)
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
                                               is_number, number_dtype, number_tensor, plain_equal,
                                               zeros_like)
@@ -151,7 +152,7 @@ def _trace_body_with(carry, step, rows, row_aval, states):
             results["new"] = new
             # the variables the body changed in place (x += 1, x[0] = 7): the same object, another array
             in_place.update(index for index, (given, result, array) in enumerate(zip(current, new, before))
-                            if given is result and isinstance(given, Tensor) and given._array is not array)
+                            if changed_in_place(given, result, array))
             return carry.flat_results(new, promote)
 
         example = [jax.ShapeDtypeStruct(array.shape, dtype) for array, dtype in zip(carry.init, carry.dtypes)]

@@ -8,20 +8,11 @@ import pytest
 
 import sporax as ms
 from sporax import Parameter, Tensor, nn
+from tests.graph.test_in_place_arguments import graph_mode  # noqa: F401 - the GRAPH_MODE fixture
 
 
 def _ones():
     return Tensor(np.ones(3, np.float32))
-
-
-@pytest.fixture
-def graph_mode():
-    previous = ms.get_context("mode")
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        yield
-    finally:
-        ms.set_context(mode=previous)
 
 
 _PARAMETER = ("Failed to compile in GRAPH_MODE because creating class 'mindspore.common.parameter.Parameter' "

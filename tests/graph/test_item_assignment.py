@@ -7,20 +7,11 @@ import pytest
 
 import sporax as ms
 from sporax import Parameter, Tensor, nn
+from tests.graph.test_in_place_arguments import graph_mode  # noqa: F401 - the GRAPH_MODE fixture
 
 
 def _zeros():
     return Tensor(np.zeros(3, np.float32))
-
-
-@pytest.fixture
-def graph_mode():
-    previous = ms.get_context("mode")
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        yield
-    finally:
-        ms.set_context(mode=previous)
 
 
 def test_setting_an_item_of_an_alias_of_an_input_tensor_changes_the_alias_only():
@@ -177,3 +168,60 @@ def test_a_tuple_item_assignment_raises_pythons_type_error():
 
     with pytest.raises(TypeError, match="'tuple' object does not support item assignment"):
         tuple_item(_zeros())
+
+
+def test_append_clear_add_and_update_change_the_name_they_are_called_through_only():
+    @ms.jit
+    def methods(x):
+        items = [2, 1]
+        appended = items
+        appended.append(3)
+        cleared = items
+        cleared.clear()
+        added = items
+        added += [5]
+        d = {"a": 1}
+        e = d
+        e.update({"b": 2})
+        return items, appended, cleared, added, d, e
+
+    # MindSpore 2.10: ([2, 1], [2, 1, 3], [], [2, 1, 5], {'a': 1}, {'a': 1, 'b': 2})
+    assert methods(_zeros()) == ([2, 1], [2, 1, 3], [], [2, 1, 5], {"a": 1}, {"a": 1, "b": 2})
+
+
+def test_extend_insert_pop_and_reverse_change_the_list_every_name_holds():
+    @ms.jit
+    def shared(x):
+        a = [2, 1]
+        b = a
+        b.extend([3])
+        c = [2, 1]
+        d = c
+        d.insert(0, 3)
+        e = [2, 1]
+        f = e
+        popped = f.pop()
+        g = [2, 1]
+        h = g
+        h.reverse()
+        return a, b, c, d, e, f, popped, g, h
+
+    # MindSpore 2.10 (its in-place list operations)
+    assert shared(_zeros()) == ([2, 1, 3], [2, 1, 3], [3, 2, 1], [3, 2, 1], [2], [2], 1, [1, 2], [1, 2])
+
+
+def test_a_helpers_append_and_a_list_inside_another_keep_the_callers_items():
+    def add_five(items):
+        items.append(5)
+
+    @ms.jit
+    def caller(x):
+        items = [1]
+        add_five(items)
+        inner = [1]
+        outer = [inner, 2]
+        inner.append(3)
+        return items, outer
+
+    # MindSpore 2.10: ([1], [[1], 2])
+    assert caller(_zeros()) == ([1], [[1], 2])

@@ -91,3 +91,37 @@ def test_starred_and_exact_unpacking_keep_pythons_meaning():
         return a, b, e, f, d
 
     assert exact(_ones()) == (1, [2, 3], 1, 2, (1, 2))
+
+
+def test_a_for_loops_tuple_target_takes_the_first_items_too():
+    def loop(x):
+        s = 0
+        for a, b in [(1, 2, 3), (4, 5, 6)]:
+            s = s + a + b
+        return s
+
+    def rows(x):
+        out = 0
+        for a, b in zip(x, x):
+            out = out + a * b
+        for i, (p, q) in enumerate(((1, 2), (3, 4))):
+            out = out + i * p * q
+        return out
+
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        loop(_ones())
+    # MindSpore 2.10: 12 and 17.0
+    assert ms.jit(loop)(_ones()) == 12
+    assert ms.jit(rows)(Tensor(np.array([1.0, 2.0], np.float32))) == 17.0
+
+
+def test_a_for_loop_over_a_tensors_rows_unpacks_each_row():
+    @ms.jit
+    def pairs(x):
+        s = x[0] * 0
+        for a, b in x:
+            s = s + a * b
+        return s
+
+    # MindSpore 2.10: [26. 26.]
+    assert pairs(Tensor(np.arange(6).reshape(3, 2).astype(np.float32))).asnumpy().tolist() == [26, 26]

@@ -31,7 +31,7 @@ from sporax.graph.control_flow.analysis import (assigned_names, contains_control
                                                 refused, unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
 from sporax.graph.control_flow.instance_creation import creates_instances
-from sporax.graph.control_flow.item_assignment import ItemAssignments, has_item_assignment
+from sporax.graph.control_flow.item_assignment import ItemAssignments, ListAugmented, has_item_assignment
 from sporax.graph.control_flow.graph_members import rewrite_attribute_reads, rewrite_member_reads
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
@@ -282,6 +282,7 @@ def _convert(plain):
     method = len(qualname) >= 2 and qualname[-2] != "<locals>"
     owner = ".".join(qualname[:-1]) if method else None
     node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner, read_names(node.body)).generic_visit(node)
+    node = ListAugmented(RUNTIME).generic_visit(node)  # m += v on a list gives a new list
     node = ScalarArithmetic(RUNTIME).generic_visit(node)  # Python floats compute in float32, as in MindSpore's graph
     node = DictKeys(RUNTIME).generic_visit(node)  # missing and traced dict keys raise MindSpore's errors
     node = WithContexts(RUNTIME).generic_visit(node)  # 'with' enters @jit_class instances only

@@ -14,11 +14,15 @@ updated in place before (``state.arguments``): ``x[0] = v`` then reaches the cal
 outside the compiled function (an argument, a module-level or attribute container) keeps the rules of
 ``graph.outside_objects`` (it is changed as before, so those rules still see the change).
 
+The same holds for ``m.append(v)``, ``m.clear()`` and ``m += v`` on a list and ``e.update(...)`` on a dict (another
+name keeps the items; a helper's ``items.append(v)`` does not reach the caller), while ``extend``, ``insert``,
+``pop`` and ``reverse`` change the one list every name holds (MindSpore's in-place list operations).
+
 ``ItemAssignments`` rewrites ``name[k] = v`` (and ``name[i][j] = v``, ``name[k] op= v``) into
 ``name = set_item(name, k, v)``, where ``name`` is a parameter or local of the function; a target under an
 attribute (``self.p[0] = v``) keeps Python's statement. It also rewrites ``a, b = value`` into
 ``a, b = unpack(value, 2)``: MindSpore's graph takes the first items of a longer sequence (``a, b = (1, 2, 3)``
-gives 1 and 2) and raises IndexError for a shorter one.
+gives 1 and 2) and raises IndexError for a shorter one; a ``for a, b in items`` target unpacks each item so.
 
 Example:
     >>> y = set_item(x, 0, 5)   # x keeps its value
@@ -29,11 +33,17 @@ import weakref
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names
+from sporax.graph.control_flow import list_methods
+from sporax.graph.control_flow.analysis import HELPER_PREFIX, UserStatementsPass, assigned_names
 from sporax.graph.control_flow.dict_keys import subscript
 from sporax.state.arguments import noted_in_place
 
 _ELEMENT_GETTERS = {list: "list_getitem", tuple: "TupleGetItem"}
+# the methods that change only the name they are called through (recorded: MindSpore 2.10 keeps another name's
+# items after ``m.append(3)``, ``m.clear()``, ``e.update(...)``; ``extend``, ``insert``, ``pop``, ``reverse`` change
+# the object every name holds)
+_VALUE_METHODS = {list: ("append", "clear"), dict: ("update",)}
+_METHOD_NAMES = frozenset(name for names in _VALUE_METHODS.values() for name in names)
 
 
 def _root(target):
@@ -50,15 +60,21 @@ def _plain_targets(target):
 
 
 def has_item_assignment(function_node):
-    """Whether the function assigns to an item of a name or unpacks a value into names."""
+    """Whether the function assigns to an item of a name, unpacks a value into names or calls ``append``,
+    ``clear`` or ``update`` as a statement."""
     for node in ast.walk(function_node):
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, ast.AugAssign) else [])
+        if isinstance(node, ast.For):
+            targets = [node.target]
         for target in targets:
             if isinstance(target, ast.Subscript) and _root(target) is not None:
                 return True
             if isinstance(target, (ast.Tuple, ast.List)) and _plain_targets(target):
                 return True
+        if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _METHOD_NAMES):
+            return True
     return False
 
 
@@ -150,6 +166,29 @@ class ItemAssignments(ast.NodeTransformer):
     def _as_list(statements):
         return statements if isinstance(statements, list) else [statements]
 
+    def visit_For(self, node):
+        self.generic_visit(node)
+        target = node.target
+        if isinstance(target, (ast.Tuple, ast.List)) and _plain_targets(target):
+            # ``for a, b in rows``: each item unpacks as ``a, b = item`` does (its first items)
+            item = f"{HELPER_PREFIX}item_{id(node)}"
+            node.target = ast.Name(id=item, ctx=ast.Store())
+            unpacked = self._unpacked(target, ast.Name(id=item, ctx=ast.Load()), target)
+            node.body = self._as_list(unpacked) + node.body
+        return node
+
+    def visit_Expr(self, node):
+        self.generic_visit(node)
+        call = node.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _METHOD_NAMES
+                and isinstance(call.func.value, ast.Name) and call.func.value.id in self.names):
+            name = call.func.value.id
+            changed = _runtime_call(self.runtime, "changed_copy", [ast.Name(id=name, ctx=ast.Load()),
+                                                                   ast.Constant(value=call.func.attr), *call.args])
+            changed.keywords = call.keywords
+            return ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=changed), node)
+        return node
+
     def visit_AugAssign(self, node):
         self.generic_visit(node)
         if not self._rewritten(node.target):
@@ -157,6 +196,45 @@ class ItemAssignments(ast.NodeTransformer):
         current = ast.BinOp(left=_load(node.target), op=node.op, right=node.value)
         return ast.copy_location(ast.Assign(targets=[ast.Name(id=_root(node.target), ctx=ast.Store())],
                                             value=self._set(node.target, current)), node)
+
+
+class ListAugmented(UserStatementsPass):
+    """``m += v`` -> ``if is_list(m): m = list_added(m, v)`` ``else: m += v``: a list gets a new list, as MindSpore's
+    graph gives it (``l = m; m += [5]`` leaves ``l``); a Tensor keeps its own in-place operator, which runs in the
+    user's frame (``ops.tensor_operators``). Runs after ``ControlFlowRewriter``, whose ``if`` this is not."""
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Add) or not isinstance(node.target, ast.Name):
+            return node
+        name = node.target.id
+        test = _runtime_call(self.runtime, "is_list", [ast.Name(id=name, ctx=ast.Load())])
+        added = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                           value=_runtime_call(self.runtime, "list_added", [ast.Name(id=name, ctx=ast.Load()),
+                                                                             node.value]))
+        return ast.copy_location(ast.If(test=test, body=[added], orelse=[node]), node)
+
+
+def is_list(value):
+    """Whether ``value`` is a plain list (``ListAugmented``)."""
+    return type(value) is list
+
+
+def list_added(items, more):
+    """``items += more`` on a list in compiled code: a new list (``items`` keeps its items)."""
+    return items + list(more)
+
+
+def changed_copy(container, method, *args, **kwargs):
+    """``container.method(...)`` as a statement in compiled code. ``append``/``clear`` on a list and ``update`` on a
+    dict give a changed copy, which the name is bound to (another name for ``container`` keeps its items, as in
+    MindSpore's graph); any other method changes ``container`` itself."""
+    if type(container) is list:
+        list_methods.check(method, container, args, kwargs)
+    if method in _VALUE_METHODS.get(type(container), ()):
+        container = type(container)(container)
+    getattr(container, method)(*args, **kwargs)
+    return container
 
 
 def _outside(container):

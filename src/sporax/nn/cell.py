@@ -32,7 +32,7 @@ from sporax.graph.cell_jit import call_compiled, run_construct
 from sporax.nn.recompute import set_recompute
 from sporax.parallel.shard import data_parallel_cell, shard_cell
 from sporax.state.discovery import training_changed
-from sporax.state.scope import is_tracing
+from sporax.state.scope import in_compiled_trace, is_tracing
 
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
 _FLAG_TYPES = {flag: dtype for dtype, flag in _FLOAT_FLAGS.items()}
@@ -160,8 +160,11 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
 
     def construct(self, *args, **kwargs):
         """The computation of this Cell; every subclass defines it."""
-        raise AttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined. Define "
-                             f"construct(self, ...) in {type(self).__name__} to say what the Cell computes.")
+        message = "For 'Cell', the method 'construct' is not defined."
+        if in_compiled_trace():  # MindSpore's graph raises it as a constant, quoted
+            message = f"'{message}'"
+        raise AttributeError(f"{message} (Define construct(self, ...) in {type(self).__name__} to say what the Cell "
+                             "computes.)")
 
     def _construct_eager(self, *args, **kwargs):
         """Run ``construct`` itself, without compiling (what the graph compiler traces)."""

@@ -68,6 +68,23 @@ for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
 for _name in ("lt", "le", "gt", "ge", "eq", "ne"):  # a comparison of scalars is a scalar bool (MindSpore's graph)
     setattr(MutableScalar, f"__{_name}__", _scalar_operator(f"__{_name}__"))
 MutableScalar.__neg__ = _scalar_operator("__neg__")
+
+
+def _scalar_augmented(name):
+    # ``s += t``: MindSpore's graph keeps a scalar variable a scalar, whatever 0-d value it adds (``s = 0; for row
+    # in x: s += row[0]`` returns a Python number, where ``s = s + row[0]`` returns a Tensor)
+    def operator(self, other):
+        result = getattr(Tensor, name)(self, other)
+        if isinstance(result, Tensor) and result.ndim == 0:
+            return MutableScalar.of(result._value)
+        return result
+
+    operator.__name__ = name.replace("__", "__i", 1)
+    return operator
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
+    setattr(MutableScalar, f"__i{_name}__", _scalar_augmented(f"__{_name}__"))
 MutableScalar.__hash__ = Tensor.__hash__  # defining __eq__ would drop it
 
 

@@ -43,7 +43,9 @@ converted code calls), ``tracing`` (branches traced once with the lifted state; 
 index), ``values`` (undefined names; merging branch results), ``module_globals`` (``global``
 declarations and augmented assignments on module globals), ``scalars`` (Python numbers as the graph computes
 them), ``dict_keys`` (missing and traced dict keys raise MindSpore's errors), ``with_contexts`` (``with`` enters
-``@jit_class`` instances only).
+``@jit_class`` instances only), ``item_assignment`` (``y[i] = v``, ``m.append(v)`` bind a new value to that name
+only; ``a, b = (1, 2, 3)`` takes the first items), ``instance_creation`` (``Parameter()`` and a ``@jit_class`` of
+run-time values refused as MindSpore refuses them).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

@@ -9,7 +9,7 @@ import numpy as np
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
-from sporax.graph.control_flow import call_arguments, interpreted_calls, list_methods, switch
+from sporax.graph.control_flow import call_arguments, instance_creation, interpreted_calls, list_methods, switch
 from sporax.graph.control_flow.sequences import SEQUENCE_BUILTINS
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.state.discovery import is_cell
@@ -45,6 +45,7 @@ def call(function, *args, **kwargs):
 
 
 def _call(function, args, kwargs):
+    instance_creation.check(function, args, kwargs)  # Parameter(...), a @jit_class of run-time values
     if function in _SCALAR_BUILTINS and len(args) == 1 and not kwargs and isinstance(args[0], np.ndarray) \
             and args[0].size == 1:
         # MindSpore's graph converts a one-element array (`float(x.asnumpy())` on shape (1,));

@@ -30,6 +30,8 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, graph_worded,
                                                 refused, unsupported)
 from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
+from sporax.graph.control_flow.instance_creation import creates_instances
+from sporax.graph.control_flow.item_assignment import ItemAssignments, ListAugmented, has_item_assignment
 from sporax.graph.control_flow.graph_members import rewrite_attribute_reads, rewrite_member_reads
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared, rewrite_missing
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
@@ -262,13 +264,15 @@ def _convert(plain):
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
     if (not contains_control_flow(node) and not read_globals and not declared and not members and not missing
             and not graph_worded(node)
-            and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
+            and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)
+            and not has_item_assignment(node) and not creates_instances(node)):
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
         line, what = problem
         raise ConversionError(f"{plain.__code__.co_filename}, line {line}: {what} cannot be compiled")
     node.decorator_list = []
+    node = ItemAssignments(RUNTIME, ()).visit(node)  # y[i] = v binds a new value to y, as MindSpore's graph
     node.body = JumpLowering().function_body(node.body)
     for extra in (node.args.vararg, node.args.kwarg):
         if extra is not None:
@@ -278,6 +282,7 @@ def _convert(plain):
     method = len(qualname) >= 2 and qualname[-2] != "<locals>"
     owner = ".".join(qualname[:-1]) if method else None
     node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner, read_names(node.body)).generic_visit(node)
+    node = ListAugmented(RUNTIME).generic_visit(node)  # m += v on a list gives a new list
     node = ScalarArithmetic(RUNTIME).generic_visit(node)  # Python floats compute in float32, as in MindSpore's graph
     node = DictKeys(RUNTIME).generic_visit(node)  # missing and traced dict keys raise MindSpore's errors
     node = WithContexts(RUNTIME).generic_visit(node)  # 'with' enters @jit_class instances only

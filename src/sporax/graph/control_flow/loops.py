@@ -27,10 +27,12 @@ from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.bound import trip_bound
-from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, kept_in_place, linearized, trace
+from sporax.graph.control_flow.tracing import (ControlFlowFallback, changed_in_place, in_reverse, kept_in_place,
+                                               linearized, trace)
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
                                               is_number, number_dtype, number_tensor, plain_equal,
-                                              zeros_like)
+                                              stands_for_number, zeros_like)
+from sporax.state.arguments import MutableScalar
 from sporax.state.conditional import write_states
 from sporax.state.scope import lifted_states, note_parameter_result, owned_by_active_scope, parameter_behind
 
@@ -54,6 +56,7 @@ class _Carry:
     def __init__(self, values, names, construct, line, keep_parameters=True):
         self.values, self.names, self.construct, self.line = values, names, construct, line
         self.carried = []  # (index, treedef, number_flags, structure)
+        self.tensors = set()  # positions of number leaves the body makes Tensors
         self.parameters = {index for index, value in enumerate(values)
                            if keep_parameters and isinstance(value, Parameter) and owned_by_active_scope(value)}
         init = []
@@ -75,15 +78,19 @@ class _Carry:
         self.init = [lax.convert_element_type(array, array.dtype) for array in arrays]  # strong dtypes
         self.dtypes = [array.dtype for array in self.init]
 
-    def rebuild(self, arrays):
+    def rebuild(self, arrays, tensors=frozenset()):
+        """The carried values from flat ``arrays``; a number leaf stands for a number unless its position is in
+        ``tensors``."""
         values = list(self.values)
         position = 0
         for index, treedef, numbers in self.carried:
             leaves = []
             for number in numbers:
                 array = arrays[position]
+                if number:
+                    array = Tensor._wrap(array) if position in tensors else number_tensor(array)
+                leaves.append(array)
                 position += 1
-                leaves.append(number_tensor(array) if number else array)
             values[index] = jax.tree_util.tree_unflatten(treedef, leaves)
         return tuple(values)
 
@@ -107,6 +114,10 @@ class _Carry:
                 raise TypeError(f"In the {self.construct} at line {self.line}, the variable '{self.names[index]}' "
                                 f"is {describe(self.values[index])} before the loop and {describe(new_values[index])}"
                                 " after an iteration: a loop-carried variable must keep its type and structure.")
+            new = new_values[index]
+            if numbers == [True] and isinstance(new, Tensor) and not isinstance(new, MutableScalar) \
+                    and not stands_for_number(new):
+                self.tensors.add(position)  # ``s = 0`` before, ``s = s + row.sum()`` in the body: a Tensor after
             for leaf in leaves:
                 array = jnp.asarray(leaf)
                 dtype = self.dtypes[position]
@@ -151,7 +162,7 @@ def _trace_body_with(carry, step, rows, row_aval, states):
             results["new"] = new
             # the variables the body changed in place (x += 1, x[0] = 7): the same object, another array
             in_place.update(index for index, (given, result, array) in enumerate(zip(current, new, before))
-                            if given is result and isinstance(given, Tensor) and given._array is not array)
+                            if changed_in_place(given, result, array))
             return carry.flat_results(new, promote)
 
         example = [jax.ShapeDtypeStruct(array.shape, dtype) for array, dtype in zip(carry.init, carry.dtypes)]
@@ -208,7 +219,8 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
         (final_arrays, final_states), _ = lax.scan(lambda carried, row: (advance(carried, row), None), initial,
                                                    rows)
     write_states([states[index] for index in written], final_states)
-    results = list(carry.rebuild(final_arrays))
+    # a loop over a Tensor's rows unrolls in MindSpore's graph: a number the body adds a Tensor to is a Tensor after
+    results = list(carry.rebuild(final_arrays, carry.tensors if rows is not None else frozenset()))
     carried_index = {index for index, _, _ in carry.carried}
     for index, value in enumerate(values):
         if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and index not in carried_index:

@@ -20,6 +20,8 @@ from sporax.graph.control_flow.calls import (call, call_instance, inline_lambda,
                                            unbound_in_graph)  # - converted code calls them here
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
+from sporax.graph.control_flow.item_assignment import (changed_copy, is_list, list_added, set_item,  # noqa: F401
+                                                      unpack)
 from sporax.graph.control_flow.formatted_strings import formatted  # noqa: F401 - converted code calls it here
 from sporax.graph.control_flow.graph_members import graph_member  # noqa: F401 - converted code calls it here
 from sporax.graph.control_flow.module_globals import augmented_global, declared_global, global_name  # noqa: F401

@@ -116,11 +116,14 @@ def _length(value):
 
 def _extreme(function, args, kwargs):
     """``max``/``min`` in converted code: MindSpore's graph runs them in Python and words their errors quoted."""
+    if kwargs:  # MindSpore's graph max/min take the values only
+        raise RuntimeError(f"Got an unexpected keyword argument '{next(iter(kwargs))}' ({function.__name__}() in "
+                           f"GRAPH_MODE and ms.jit takes no key= or default=: sort or filter the values first.)")
     if len(args) > 1 and any(isinstance(value, Tensor) and value.size > 1 for value in args):
         raise ValueError("'The truth value of an array with more than one element is ambiguous.' "
                          f"({function.__name__}() of Tensors compares them whole; for the elementwise "
                          f"{function.__name__}imum use ops.{function.__name__}imum.)")
-    if len(args) == 1 and "default" not in kwargs and isinstance(args[0], (tuple, list, dict, str)) and not args[0]:
+    if len(args) == 1 and isinstance(args[0], (tuple, list, dict, str)) and not args[0]:
         raise ValueError(f"'{function.__name__}() arg is an empty sequence.'")
     return function(*args, **kwargs)
 

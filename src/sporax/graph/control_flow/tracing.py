@@ -20,6 +20,7 @@ from jax import lax
 from sporax.core import jax_private
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.item_assignment import item_source
 from sporax.graph.control_flow.transformer import RETURN_FLAG
 from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallback, Undefined, abstract, flatten, fresh,
                                               is_array, merge)
@@ -143,7 +144,7 @@ def cond(predicate, true_function, false_function, values, names, line, construc
             outputs = function(*inputs)
             # changed in place: ``x += 1`` (noted) or ``x[0] = 7`` (the same object, another array)
             in_place.update(index for index, (given, result, array) in enumerate(zip(inputs, outputs, arrays))
-                            if given is result and isinstance(given, Tensor) and given._array is not array)
+                            if changed_in_place(given, result, array))
             parameters.append({index for index, (given, result) in enumerate(zip(inputs, outputs))
                                if isinstance(given, Parameter)
                                and (result is given or parameter_behind(result) is given)})
@@ -195,6 +196,14 @@ def cond(predicate, true_function, false_function, values, names, line, construc
     for index in set.intersection(*parameters) if parameters else ():
         note_parameter_result(results[index], values[index])
     return tuple(results)
+
+
+def changed_in_place(given, result, array):
+    """Whether a branch or loop body changed the Tensor ``given`` (holding ``array`` when it started) in place: the
+    same object with another array (``x += 1``), or the value item assignments made from it (``x[0] = 7``)."""
+    if not isinstance(given, Tensor):
+        return False
+    return (given is result and given._array is not array) or item_source(result) is given
 
 
 def kept_in_place(original, result):

@@ -5,7 +5,6 @@ mode, as MindSpore's; in PyNative the flag takes effect at once and BatchNorm tr
 The expected values came from MindSpore 2.10 (CPU, /tmp/ms) running the same code (/tmp/zoo26/backbone_probe.py).
 """
 import numpy as np
-import pytest
 
 import sporax as ms
 from sporax import Tensor, dataset, nn, ops
@@ -29,14 +28,6 @@ class Net(nn.Cell):
         return self.fc2(ops.relu(self.bn(self.fc1(x))))
 
 
-@pytest.fixture(params=["graph", "pynative"])
-def mode(request):
-    previous = ms.get_context("mode")
-    ms.set_context(mode=ms.GRAPH_MODE if request.param == "graph" else ms.PYNATIVE_MODE)
-    yield request.param
-    ms.set_context(mode=previous)
-
-
 # six steps, the backbone's evaluation loss after the third, then BatchNorm's moving mean
 STEPS = {
     "graph": [1.6006667613983154, 1.1136791706085205, 0.7422880530357361, 1.1098875999450684, 0.641474723815918,
@@ -48,7 +39,7 @@ STEPS = {
 }
 
 
-def test_train_step_keeps_training_after_the_backbone_is_evaluated(mode):
+def test_train_step_keeps_training_after_the_backbone_is_evaluated(each_mode):
     net = Net()
     train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.1, 0.9))
     train.set_train()
@@ -59,7 +50,7 @@ def test_train_step_keeps_training_after_the_backbone_is_evaluated(mode):
             net.set_train(False)
             out.append(float(nn.MSELoss()(net(Tensor(X)), Tensor(Y)).asnumpy()))
     out += [float(value) for value in net.bn.moving_mean.asnumpy()]
-    np.testing.assert_allclose(out, STEPS[mode], rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(out, STEPS[each_mode], rtol=2e-5, atol=1e-6)
     assert train.phase == "train" and net.phase == "predict" and not net.bn.training
 
 
@@ -87,11 +78,11 @@ EPOCHS = {
 }
 
 
-def test_model_train_with_an_eval_callback_on_the_backbone(mode):
+def test_model_train_with_an_eval_callback_on_the_backbone(each_mode):
     net = Net()
     record = []
     model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
     data = dataset.NumpySlicesDataset({"x": X, "y": Y}, shuffle=False).batch(4)
     model.train(3, data, callbacks=[_EvalAtEpochEnd(net, record)], dataset_sink_mode=False)
     record += [float(value) for value in net.bn.moving_mean.asnumpy()]
-    np.testing.assert_allclose(record, EPOCHS[mode], rtol=2e-5, atol=1e-6)
+    np.testing.assert_allclose(record, EPOCHS[each_mode], rtol=2e-5, atol=1e-6)

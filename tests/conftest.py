@@ -35,3 +35,14 @@ def starts_in_pynative_mode():
     sporax.set_context(mode=sporax.PYNATIVE_MODE)
     context._requested["device_target"] = None
     yield
+
+
+@pytest.fixture(params=["graph", "pynative"])
+def each_mode(request):
+    """The test runs once in GRAPH_MODE and once in PYNATIVE_MODE; yields ``"graph"`` or ``"pynative"``."""
+    import sporax
+
+    previous = sporax.get_context("mode")
+    sporax.set_context(mode=sporax.GRAPH_MODE if request.param == "graph" else sporax.PYNATIVE_MODE)
+    yield request.param
+    sporax.set_context(mode=previous)

@@ -85,7 +85,8 @@ def test_moving_statistics_update_in_construct(mode):
 
 
 def test_set_train_recompiles(graph_mode):
-    cell = MovingMean(2)
+    # the Cell's phase keys its programs: set_train(False) then set_train() compiles twice
+    cell = MovingMean(2).set_train(False)
     batch = tensor([[1.0, 2.0], [3.0, 4.0]])
     cell(batch)
     cell.set_train()
@@ -93,11 +94,28 @@ def test_set_train_recompiles(graph_mode):
     programs = cell.__dict__["_sporax_compiled"].programs
     assert len(programs) == 2
     np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
+    cell.set_train(False)
+    np.testing.assert_allclose(cell(batch).asnumpy(), [[0.8, 1.7], [2.8, 3.7]], rtol=1e-6)
+    assert len(cell.__dict__["_sporax_compiled"].programs) == 2
 
 
-def test_training_flag_assigned_on_a_child_recompiles(graph_mode):
-    # The flags are cached between calls: assigning ``training`` (not only set_train) must
-    # still reach the compile cache, and going back reuses the first program.
+def test_set_train_after_a_call_in_the_default_phase_keeps_the_graph_pynative_difference(mode):
+    """A new Cell's phase is 'train' whatever its flag: MindSpore 2.10 GRAPH_MODE (CPU, /tmp/zoo26/mm_probe.py)
+    compiled the first call with ``training`` False, and ``set_train()`` (the same phase) reuses that graph, so
+    the moving mean stays [0, 0]; PyNative runs the training branch: [0.2, 0.3]."""
+    cell = MovingMean(2)
+    batch = tensor([[1.0, 2.0], [3.0, 4.0]])
+    cell(batch)
+    cell.set_train()
+    cell(batch)
+    expected = [0.2, 0.3] if mode == context.PYNATIVE_MODE else [0.0, 0.0]
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), expected, rtol=1e-6)
+
+
+def test_training_flag_of_a_child_keeps_the_compiled_phase(graph_mode):
+    # MindSpore keys a GRAPH_MODE Cell's graph on its own phase (set_train on that Cell) and its arguments: a
+    # child's flag, set by assignment or by its own set_train after the parent compiled, leaves the parent's
+    # graph as compiled; the parent's set_train(False) compiles a new phase that sees the child's flag.
     class Outer(Cell):
         def __init__(self):
             super().__init__()
@@ -106,17 +124,32 @@ def test_training_flag_assigned_on_a_child_recompiles(graph_mode):
         def construct(self, x):
             return self.inner(x)
 
+    # values from MindSpore 2.10 GRAPH_MODE (CPU, /tmp/zoo26/child_probe.py), the same sequence
     outer = Outer()
     batch = tensor([[1.0, 2.0], [3.0, 4.0]])
     outer(batch)
     np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.0, 0.0])
     outer.inner.training = True
     outer(batch)
+    outer.inner.set_train(True)
+    outer(batch)
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.0, 0.0])
+    assert outer.phase == "train" and outer.inner.phase == "train"
+    outer.inner.set_train(False)
+    assert outer.phase == "train" and outer.inner.phase == "predict"
+    outer.set_train(False)
+    outer.inner.training = True
+    outer(batch)  # a new phase: compiled with the child's flag as it is now (training)
     np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
     outer.inner.training = False
+    np.testing.assert_allclose(outer(batch).asnumpy(), [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.38, 0.57], rtol=1e-6)
+    outer.set_train(True)  # back to the first program: the child in inference
     outer(batch)
-    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
-    assert len(outer.__dict__["_sporax_compiled"].programs) == 2
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.38, 0.57], rtol=1e-6)
+    outer(tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))  # a new shape is a new graph: the flags as they are now
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.642, 0.913], rtol=1e-6)
+    assert len(outer.__dict__["_sporax_compiled"].programs) == 3
 
 
 def test_grad_of_graph_mode_cell_updates_state(graph_mode):

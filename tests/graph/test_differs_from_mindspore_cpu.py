@@ -119,41 +119,6 @@ def test_lazy_inline_cells_in_graph_mode_differ_from_mindspore_cpu():
     np.testing.assert_array_equal(out.asnumpy(), [10.0, 16.0])
 
 
-class _DoubledWhileTraining(nn.Cell):
-    def construct(self, x):
-        if self.training:
-            x = x * 2
-        return x.sum()
-
-
-class _Outer(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.inner = _DoubledWhileTraining()
-
-    def construct(self, x):
-        return self.inner(x) + 1
-
-
-def test_set_train_on_a_child_after_the_parent_compiled_differs_from_mindspore():
-    """EDCN's DenseLayer branches on ``self.training``. MindSpore 2.10 (CPU, /tmp/zoo23-probe/edcn_api.py) keys
-    a GRAPH_MODE Cell's compiled graph on its own phase only: after ``outer(x)`` compiled with the child in
-    eval, ``outer.inner.set_train(True)`` leaves ``outer(x)`` on the old graph (3.0 here, PyNative gives 5.0),
-    while a gradient taken afterwards compiles anew and sees the flag. sporax keys on the whole tree's flags
-    (design), so the call follows the child's flag in both modes: 5.0."""
-    previous = ms.get_context("mode")
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        outer = _Outer()
-        x = Tensor(np.ones(2, np.float32))
-        assert float(outer(x).asnumpy()) == 3.0
-        outer.inner.set_train(True)
-        assert outer.inner.training and not outer.training
-        assert float(outer(x).asnumpy()) == 5.0
-    finally:
-        ms.set_context(mode=previous)
-
-
 def _sort_and_remove(x):
     ordered = [2, 1]
     ordered.sort()

@@ -33,15 +33,7 @@ def short_timeout():
     ms.set_context(op_timeout=old)
 
 
-@pytest.fixture(params=["pynative", "graph"])
-def mode(request):
-    old = ms.get_context("mode")
-    ms.set_context(mode=ms.PYNATIVE_MODE if request.param == "pynative" else ms.GRAPH_MODE)
-    yield request.param
-    ms.set_context(mode=old)
-
-
-def test_get_next_reads_the_batches_in_order_then_reports_the_end(mode):
+def test_get_next_reads_the_batches_in_order_then_reports_the_end(each_mode):
     transfer = sent(2)
     cell = nn.GetNextSingleOp(TYPES, SHAPES, transfer.queue_name)
     for epoch in range(2):
@@ -88,7 +80,7 @@ def test_named_queue_pause_and_resume(short_timeout, monkeypatch):
     transfer.release()
 
 
-def test_empty_queue_times_out_with_a_clear_error(short_timeout, mode):
+def test_empty_queue_times_out_with_a_clear_error(short_timeout, each_mode):
     get_next = nn.GetNextSingleOp(TYPES, SHAPES, "nobody-sends-here")
     start = time.monotonic()
     with pytest.raises(Exception, match="no data queue named 'nobody-sends-here' was created within 1.0 s"):
@@ -96,7 +88,7 @@ def test_empty_queue_times_out_with_a_clear_error(short_timeout, mode):
     assert time.monotonic() - start < 10
 
 
-def test_mismatched_types_and_shapes(mode):
+def test_mismatched_types_and_shapes(each_mode):
     transfer = sent(-1)
     with pytest.raises(Exception, match=r"column 0 of the batch .* has type float32, but types\[0\] is Float16"):
         nn.GetNextSingleOp([ms.float16, ms.int32], SHAPES, transfer.queue_name)()

@@ -34,7 +34,7 @@ from sporax.core.tensor import Tensor
 from sporax.state.arguments import (bound_inputs, call_rebuilt, recording_in_place, skeleton, store_in_place,
                                    write_arguments)
 from sporax.state.binding import detach_outputs
-from sporax.state.discovery import hooks_changed, is_cell, is_parameter, reaches_cell_hooks
+from sporax.state.discovery import hooks_changed, is_cell, is_parameter, reaches_cell_hooks, training_epoch
 from sporax.state.fallback import ExplainedFallback, compiling_pynative, is_untraceable
 from sporax.state import lazy
 from sporax.state.lifting import Lift
@@ -85,6 +85,9 @@ class GradFunction:
         self._straight = None  # the last compiled PyNative call's StraightPath
         self._reads = []  # [OutsideReads of fn, its key] (sporax.state.outside_reads.current_key)
         self._effects = 0  # its traces' Python side effects: eager from 2 on (outside_reads.trace_effects)
+        # GRAPH_MODE keys its programs on the ``training`` flags of its first call, not on the Cells' flags now: a
+        # gradient function kept keeps its graph; one asked for again (MindSpore's new object) takes them anew.
+        self.graph_phase = None
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -159,11 +162,15 @@ class GradFunction:
                 self._effects = trace_effects(self._reads, self.fn, self._effects, program)
                 return program
 
+            if graph and self.graph_phase is None:
+                self.graph_phase = ("grad", training_epoch())
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
             # PyNative reads the function's globals and closure values afresh each call; GRAPH keeps its program.
             extra = owners if graph else (owners, current_key(self._reads, self.fn))
+            # GRAPH keeps the Cells' ``training`` flags it compiled with, as MindSpore's graph; PyNative reads them.
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
-                                                 group=group if sens is None else None)
+                                                 group=group if sens is None else None,
+                                                 phase=self.graph_phase if graph else None)
             if not program.eager and program.argument_writes:
                 outputs, values = program(arrays)
                 write_arguments(call_args, kwargs, None, program.argument_writes, values)
@@ -476,7 +483,9 @@ def _shared_grad(fn, positions, position_mode, weights, weight_mode, **options):
     identity = function_identity(fn)
     key = None if identity is None else (identity, positions, position_mode, tuple(map(id, weights or ())),
                                          weight_mode, tuple(sorted(options.items())))
-    return shared(key, lambda: GradFunction(fn, positions, position_mode, weights, weight_mode, **options))
+    function = shared(key, lambda: GradFunction(fn, positions, position_mode, weights, weight_mode, **options))
+    function.graph_phase = None  # handed out anew: as a new MindSpore grad object
+    return function
 
 
 def get_grad(gradients, identifier):

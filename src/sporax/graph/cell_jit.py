@@ -1,8 +1,7 @@
 """GRAPH_MODE for Cells: ``Cell.__call__`` hands the call to ``call_compiled``.
 
 Each Cell keeps its ``ProgramCache`` (``sporax.state.program_cache``: one program per static
-signature, the tree's ``training`` flags included, so ``set_train()`` recompiles) in its
-``__dict__``. Parameters passed as arguments are lifted like the Cell's own: one that
+signature and phase, ``compile_phase_key``) in its ``__dict__``. Parameters passed as arguments are lifted like the Cell's own: one that
 ``construct`` assigns holds the new value afterwards. A call inside a running trace (a child
 Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
@@ -142,6 +141,15 @@ def call_update(cell, args, kwargs):
 _JIT_CONFIG = "_jit_config_dict"
 
 
+def compile_phase_key(cell):
+    """What keys ``cell``'s programs besides its arguments: in GRAPH_MODE its own phase (``'train'`` until
+    ``set_train(False)``; ``set_train`` on a parent leaves it), as MindSpore keys a Cell's graph; None (the
+    whole tree's ``training`` flags) in PYNATIVE_MODE, where a compiled step must see every flag as it is now."""
+    if context.get_mode() != context.GRAPH_MODE:
+        return None
+    return cell.__dict__.get("_phase", "train")
+
+
 def _call(cell, args, kwargs, defer):
     if is_tracing():
         return _call_at_level(cell, args, kwargs, defer)
@@ -190,7 +198,8 @@ def _call_at_level(cell, args, kwargs, defer):
         defer = result
     try:
         program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
-                                          first_compile=lambda arrays: before_first_compile(cell, arrays))
+                                          first_compile=lambda arrays: before_first_compile(cell, arrays),
+                                          phase=compile_phase_key(cell))
     except TypeError:
         error = entry_error(cell.construct, args, kwargs, cell=True)  # arguments that do not bind: MindSpore's words
         if error is None:
@@ -200,7 +209,7 @@ def _call_at_level(cell, args, kwargs, defer):
         # MindSpore compiles a Cell anew at every call given a list or a function: its seeded random ops
         # take new seed pairs each call (fresh streams, as in PyNative), not a stream running on.
         compiled.forget(program)
-        program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch)
+        program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch, phase=compile_phase_key(cell))
     program.has_run = True
     if program.eager:
         # the module-level containers as MindSpore's graph keeps seeing them (graph.attribute_views.global_views)
@@ -225,7 +234,8 @@ def compiled_text(cell, *args, **kwargs):
 
     For inspection and tests (the collectives GSPMD inserted, fusion decisions).
     """
-    program, arrays = compiled_cell(cell).lookup(args, kwargs, _build(cell), prepare=global_batch)
+    program, arrays = compiled_cell(cell).lookup(args, kwargs, _build(cell), prepare=global_batch,
+                                                 phase=compile_phase_key(cell))
     if program.eager:
         raise RuntimeError(f"{program.name} runs eagerly (it could not be traced), so it has no compiled program.")
     return program.lower(arrays).compile().as_text()

@@ -103,7 +103,8 @@ class JitFunction:
                 and args[0].__dict__.get("_inputs") is not None:
             check_set_inputs(args[0].__dict__["_inputs"], args[1:])  # a jitted construct keeps set_inputs too
         try:
-            program, arrays = self.cache.lookup(args, kwargs, self._build)
+            # As MindSpore's: a jitted function's graph keeps the Cells' ``training`` flags it was compiled with.
+            program, arrays = self.cache.lookup(args, kwargs, self._build, phase="jit")
         except TypeError:
             error = entry_error(self.function, args, kwargs)  # arguments that do not bind: MindSpore's words
             if error is None:

@@ -15,7 +15,7 @@ import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.graph.cell_jit import call_compiled
+from sporax.graph.cell_jit import call_compiled, compile_phase_key
 from sporax.graph.jit import jit
 from sporax.state.program import build_program
 from sporax.state.program_cache import ProgramCache
@@ -38,7 +38,8 @@ class SinkLoop:
             return self._per_step(stacked)
         arrays = tuple(jax.numpy.asarray(column) if not isinstance(column, jax.Array) else column
                        for column in stacked)
-        program, arrays = self.cache.lookup(arrays, {}, self._build)
+        phase = compile_phase_key(self.network) if hasattr(self.network, "_construct_eager") else None
+        program, arrays = self.cache.lookup(arrays, {}, self._build, phase=phase)
         if program.eager:  # Python the compiler cannot trace: run the steps one by one
             outputs = None
             for row in range(arrays[0].shape[0]):

@@ -385,11 +385,12 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
     def set_train(self, mode=True):
         """Put this Cell and every Cell below it in training (True) or inference (False) mode; returns self."""
         mode = bool(mode)
-        phase = "train" if mode else "predict"
         training_changed()
+        # Only this Cell's phase changes (it keys its GRAPH_MODE programs, ``graph.cell_jit.compile_phase_key``):
+        # a parent compiled before keeps its graph, and its children's flags in it, as in MindSpore.
+        self.__dict__["_phase"] = "train" if mode else "predict"
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = mode
-            cell.__dict__["_phase"] = phase
             cell._flags["training"] = mode
         return self
 

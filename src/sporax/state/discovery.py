@@ -45,13 +45,14 @@ def rng_state():
 class Discovered:
     """The lifted state of one callable: ``states`` (RNG first) and the Cells whose flags matter."""
 
-    __slots__ = ("states", "cells", "extra", "_flags", "_flags_epoch")
+    __slots__ = ("states", "cells", "extra", "_flags", "_flags_epoch", "_phase_flags")
 
     def __init__(self, states, cells):
         self.states = states
         self.cells = cells
         self.extra = []
         self._flags_epoch = None
+        self._phase_flags = None
 
     def training_flags(self):
         # The static epoch changes when Cell hooks/recompute change: programs traced before recompile.
@@ -62,6 +63,14 @@ class Discovered:
             self._flags = tuple([cell.training for cell in self.cells]) + (_static_epoch[0],)
             self._flags_epoch = epoch
         return self._flags
+
+    def phase_flags(self, phase):
+        """The static signature of a GRAPH_MODE Cell's call: its own phase and the static epoch (the
+        same object while neither changes, as ``training_flags``)."""
+        flags = self._phase_flags
+        if flags is None or flags[0] != phase or flags[1] != _static_epoch[0]:
+            flags = self._phase_flags = (phase, _static_epoch[0])
+        return flags
 
     def add(self, states):
         """Add Parameters found by a recording trace; returns True when any was new."""
@@ -267,6 +276,11 @@ def training_changed():
     """Tell the compile caches to read the ``training`` flags again (called when one is set)."""
     _training_epoch[0] += 1
     _changes[0] += 1
+
+
+def training_epoch():
+    """The count of ``training_changed`` calls (when a GRAPH_MODE gradient function was made: its phase)."""
+    return _training_epoch[0]
 
 
 def static_epoch():

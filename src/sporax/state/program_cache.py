@@ -7,7 +7,9 @@ The key rule (DESIGN 2.7), the same for every user:
   traced arguments, values of static ones (Python scalars, strings, dtypes, Cells by identity),
   and the identity of Parameter arguments that are lifted as state;
 * the static signature of the Cell tree the callable reaches: every Cell's ``training`` flag
-  and the static epoch (Cell hooks, ``recompute``), so ``set_train()`` recompiles;
+  and the static epoch (Cell hooks, ``recompute``), so ``set_train()`` recompiles; or, for a
+  GRAPH_MODE Cell (``phase``), that Cell's own phase and the static epoch: MindSpore keys a Cell's
+  graph on its phase, so a child's ``set_train()`` after the Cell compiled leaves its graph as it was;
 * the caller's own static part (``extra``: a gradient's map of repeated input Tensors).
 
 The state a program lifts (``sporax.state.lifting``) is the discovery of the callable's roots
@@ -160,7 +162,8 @@ class ProgramCache:
         """The states a call lifts (what an enclosing trace must own when the call runs inline)."""
         return self.group(args, kwargs).discovered.states
 
-    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None, group=None, signed=None):
+    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None, group=None, signed=None,
+               phase=None):
         """``(program, arrays)`` for a call: the cached program, or ``build(args, kwargs, arrays, discovered)``.
 
         ``arrays`` are the call's traced arrays, the program's input; ``prepare(arrays)`` may replace
@@ -168,11 +171,12 @@ class ProgramCache:
         before the first program of this cache is built. ``group``: the call's ``group(args, kwargs)``
         when the caller just took it (not taken twice per call on the hot path). ``signed``: the call's
         ``signature`` when the caller keeps it (arguments without states: pending gradients' placeholders).
+        ``phase``: a GRAPH_MODE Cell's own phase, which keys its programs in place of the tree's flags.
         """
         plain = None if kwargs or signed is not None else plain_marks(args)
         if group is None:
             group = self.group(args, kwargs, plain is not None)
-        flags = group.discovered.training_flags()
+        flags = group.discovered.training_flags() if phase is None else group.discovered.phase_flags(phase)
         # A program's jaxpr holds each product's precision: a precision setting has programs of its own.
         precision = process_setup.product_precision
         last = self._last

@@ -2,7 +2,8 @@
 
 Contract: Tensors (or array-likes) in, Tensors out, in the input's floating dtype (integer and bool inputs
 compute in Float32, MindSpore's default). SciPy's ``overwrite_*`` and ``check_finite`` flags are accepted and
-have no effect (Tensors are never written in place here; non-finite input gives non-finite output).
+have no effect (Tensors are never written in place here; non-finite input gives non-finite output, except in
+``cholesky``, which refuses it as MindSpore does).
 Algorithm: one ``jax.scipy.linalg`` call per function; batched (..., M, M) inputs work where JAX's do.
 
 Example:
@@ -19,6 +20,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
+from sporax.ops.functional.runtime_checks import check_positive_definite
 
 
 def _matrix(name, arg_name, value, square=True):
@@ -38,9 +40,30 @@ def _rhs(name, value, dtype):
     return array.astype(dtype)
 
 
+_CHOLESKY_DTYPES = (np.int32, np.int64, np.float32, np.float64)
+
+
 def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
-    """The Cholesky factor of a Hermitian positive-definite ``a``: lower when ``lower`` else upper."""
-    return wrap(jsl.cholesky(_matrix("cholesky", "a", a), lower=bool(lower)))
+    """The Cholesky factor of a symmetric positive-definite matrix ``a`` (N, N): lower when ``lower`` else upper.
+
+    As MindSpore 2.10's: ``a`` is one Int32/Int64/Float32/Float64 Tensor (integers factor in Float64), and a
+    matrix not symmetric or not positive definite is refused with a RuntimeError.
+    """
+    if not isinstance(a, Tensor):
+        raise TypeError(f"For 'cholesky', the type of 'a' should be Tensor, but got {type(a).__name__}.")
+    array = a._value
+    if array.dtype not in _CHOLESKY_DTYPES:
+        raise TypeError(f"For 'cholesky', the data type of 'a' should be one of [mindspore.int32, mindspore.int64, "
+                        f"mindspore.float32, mindspore.float64], but got {a.dtype}.")
+    if array.ndim != 2:
+        raise ValueError(f"For 'cholesky', the dimension of 'a' should be 2, but got {array.ndim}.")
+    if array.shape[0] != array.shape[1]:
+        raise ValueError(f"For 'cholesky', the matrix 'a' should be a square matrix like (N, N), but got "
+                         f"{tuple(array.shape)}.")
+    if array.dtype.kind != "f":
+        array = array.astype(np.float64)
+    check_positive_definite(array)
+    return wrap(jsl.cholesky(array, lower=bool(lower)))
 
 
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):

@@ -22,6 +22,7 @@ from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
 from sporax.ops.functional.array_joining import _promoted, _tensor_split
+from sporax.ops.functional.runtime_checks import refuse_when_known
 from sporax.ops.functional.scatter_products import segment_product
 from sporax.ops.face_inputs import concrete
 from sporax.ops.op_table import ANY, Sample, op
@@ -218,11 +219,7 @@ def _check_segment_ids(op_name, ids, count):
             raise RuntimeError(f"For '{op_name}', every value of 'segment_ids' must be less than "
                                f"'num_segments' ({count}), but got {int(largest)}.")
 
-    largest = jnp.max(ids)
-    if isinstance(largest, jax.core.Tracer):
-        jax.debug.callback(check, largest)
-    else:
-        check(largest)
+    refuse_when_known(check, jnp.max(ids))
 
 
 def _numpy_segment(kind):

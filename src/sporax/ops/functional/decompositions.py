@@ -17,6 +17,7 @@ import numpy as np
 
 from sporax.ops.functional.matrix_functions import (
     in_single_precision, lapack_samples, matrices, square_matrices, uniform)
+from sporax.ops.functional.runtime_checks import check_positive_definite
 from sporax.ops.op_table import INEXACT, TO_FLOAT, Sample, op
 from sporax.ops.samples import with_settings
 
@@ -73,10 +74,13 @@ def _numpy_cholesky(input_x, upper=False):
 
 @op(inputs="input_x", dtypes=INEXACT, method="cholesky",
     samples=with_settings(_positive_definite((3, 3), (2, 2, 2)), {"upper": True}), reference=_numpy_cholesky,
+    value_check=lambda input_x, upper=False: check_positive_definite(_square("cholesky", "input_x", input_x)),
     grad_check=False)  # the gradient is of the symmetric input; finite differences perturb it unsymmetrically
 @in_single_precision
 def cholesky(input_x, upper=False):
     """The Cholesky factor of symmetric positive-definite matrices: lower ``L`` (``A = L L^T``) or upper.
+
+    A matrix not symmetric or not positive definite is refused with a RuntimeError (when the program runs).
 
     Example:
         >>> import numpy as np

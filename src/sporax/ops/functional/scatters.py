@@ -18,6 +18,7 @@ import numpy as np
 from sporax.core.dtype import from_numpy_dtype
 from sporax.ops.functional._args import axis_index, static_shape
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
+from sporax.ops.functional.runtime_checks import refuse_when_known
 from sporax.ops.functional.scatter_products import multiply_at
 from sporax.ops.op_table import ANY, Sample, op, spelling
 
@@ -270,7 +271,7 @@ def _indices_in_range(name, nd):
                                 f"{dimension} of 'input_x' (shape {tuple(input_x.shape)}), but got "
                                 f"{int(high) if high >= size else int(low)}. Check the indices.")
 
-        _refuse_when_known(refuse, jnp.min(columns, axis=0), jnp.max(columns, axis=0))
+        refuse_when_known(refuse, jnp.min(columns, axis=0), jnp.max(columns, axis=0))
         if name == "scatter_div":  # MindSpore's ScatterDiv refuses a zero divisor of any dtype
             _refuse_zero_divisor(updates)
 
@@ -283,16 +284,7 @@ def _refuse_zero_divisor(updates):
             raise ValueError("For 'ScatterDiv', updates must not contain 0 (MindSpore refuses a division by zero "
                              "there); check the divisors.")
 
-    _refuse_when_known(refuse, jnp.any(updates == 0))
-
-
-def _refuse_when_known(refuse, *values):
-    """``refuse(*values)`` on the host: now for concrete values, by a host callback when a compiled program runs
-    for traced ones (JAX reports its error as a RuntimeError)."""
-    if any(isinstance(value, jax.core.Tracer) for value in values):
-        jax.debug.callback(refuse, *values)
-    else:
-        refuse(*values)
+    refuse_when_known(refuse, jnp.any(updates == 0))
 
 
 def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=False):

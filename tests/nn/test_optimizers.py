@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import sporax
-from sporax import Tensor, nn
+from sporax import Parameter, Tensor, nn
+from sporax.ops.functional import update
 
 ORACLE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "oracle", "optimizers.json")
 with open(ORACLE) as handle:
@@ -55,9 +56,22 @@ def test_matches_mindspore(name, mode):
     assert names == expected["names"]
 
 
-def test_nesterov_momentum_follows_the_documented_formula():
-    """MindSpore 2.10's CPU kernel ignores use_nesterov (its losses equal plain momentum's);
-    sporax applies the documented rule: param -= lr * (grad + momentum * moment)."""
+def test_nesterov_momentum_on_cpu_trains_as_plain_momentum():
+    """Recorded on MindSpore 2.10 (CPU): nn.Momentum([w], 0.1, 0.5, use_nesterov=True) on w [1, 2] with the
+    gradient [1, 10] three times gives w [0.9, 1], [0.75, -0.5], [0.575, -2.25] and moments [1, 10], [1.5, 15],
+    [1.75, 17.5]: its CPU kernel has no Nesterov branch (mindyolo trains with use_nesterov=True)."""
+    weight = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    optimizer = nn.Momentum([weight], 0.1, 0.5, use_nesterov=True)
+    gradient = (Tensor(np.array([1.0, 10.0], np.float32)),)
+    for expected, moment in (([0.9, 1.0], [1, 10]), ([0.75, -0.5], [1.5, 15]), ([0.575, -2.25], [1.75, 17.5])):
+        optimizer(gradient)
+        np.testing.assert_allclose(weight.asnumpy(), expected, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(optimizer.moments[0].asnumpy(), moment, rtol=1e-6)
+
+
+def test_nesterov_momentum_on_gpu_targets_follows_the_documented_formula(monkeypatch):
+    """With a GPU/Ascend device target (whose MindSpore kernels apply it): param -= lr * (grad + momentum * moment)."""
+    monkeypatch.setattr(update, "get_context", lambda key: "GPU" if key == "device_target" else None)
     net = nn.Dense(4, 3, weight_init=Tensor(W), bias_init=Tensor(B))
     optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9, use_nesterov=True)
     grads = (Tensor(np.ones((3, 4), np.float32)), Tensor(np.ones(3, np.float32)))

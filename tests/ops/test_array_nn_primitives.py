@@ -236,3 +236,14 @@ def test_batch_norm_channels_last_on_the_gpu_target(monkeypatch):
     mean, var = x.mean((0, 1, 2)), x.var((0, 1, 2))
     np.testing.assert_allclose(y.asnumpy(), (x - mean) / np.sqrt(var + 1e-5), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(batch_mean.asnumpy(), mean, rtol=1e-5)
+
+
+def test_bce_with_logits_rounds_large_logits_as_mindspore_cpu():
+    """Recorded on MindSpore 2.10 (CPU): nn.BCEWithLogitsLoss(reduction='none') with target 0 on these logits
+    gives 11, 10, 3 and 7 steps of 2**-20 (its softplus takes log(1 + exp(-|x|)), no log1p; log1p gives
+    12, 11, 4 and 8 steps). mindyolo's YOLOv8 classification loss sums ~1e5 of them."""
+    from sporax import nn as sporax_nn
+
+    logits = np.array([-11.418175, -11.510628, -12.606115, -11.847788], np.float32)
+    loss = sporax_nn.BCEWithLogitsLoss(reduction="none")(Tensor(logits), Tensor(np.zeros(4, np.float32)))
+    np.testing.assert_array_equal(loss.asnumpy(), np.array([11, 10, 3, 7], np.float32) * 2.0 ** -20)

@@ -5,6 +5,7 @@ import pytest
 
 import sporax as ms
 from sporax import Parameter, Tensor, nn, ops
+from sporax.ops.functional import update
 
 
 def _numpy_steps(weight, moment, gradients, weight_decay, scale, learning_rate, momentum):
@@ -48,9 +49,8 @@ def test_fused_weight_scale_momentum_follows_nn_momentum(mode):
 def test_apply_momentum_one_step(mode, use_nesterov):
     """Recorded on MindSpore 2.10 (CPU, both modes): var [1, -2], accum [0.5, 0.5], lr 0.1, grad [1, 0.5],
     momentum 0.9 -> accum [1.45, 0.95], var [0.855, -2.095] for use_nesterov False AND True: its CPU kernel has
-    no Nesterov branch (mindyolo's nn.Momentum(use_nesterov=True) trains as plain momentum there). sporax
-    follows the documented rule var -= (grad + accum * momentum) * lr, as GPU/Ascend kernels do: a pinned
-    difference (tests/nn/test_optimizers.py pins it for nn.Momentum)."""
+    no Nesterov branch (mindyolo's nn.Momentum(use_nesterov=True) trains as plain momentum there), and sporax
+    with device_target CPU takes it so (test_apply_momentum_nesterov_on_gpu_targets: the documented rule)."""
     class Step(nn.Cell):
         def __init__(self):
             super().__init__()
@@ -68,8 +68,19 @@ def test_apply_momentum_one_step(mode, use_nesterov):
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     np.testing.assert_allclose(step.accum.asnumpy(), [1.45, 0.95], rtol=1e-6)
-    expected = [1 - (1 + 1.45 * 0.9) * 0.1, -2 - (0.5 + 0.95 * 0.9) * 0.1] if use_nesterov else [0.855, -2.095]
-    np.testing.assert_allclose(step.var.asnumpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(step.var.asnumpy(), [0.855, -2.095], rtol=1e-6)
+
+
+def test_apply_momentum_nesterov_on_gpu_targets(monkeypatch):
+    """With a GPU/Ascend device target ApplyMomentum(use_nesterov=True) follows the documented rule
+    var -= (grad + accum * momentum) * lr, as those MindSpore kernels do (the CPU kernel has no Nesterov branch)."""
+    monkeypatch.setattr(update, "get_context", lambda key: "GPU" if key == "device_target" else None)
+    var = Parameter(Tensor(np.array([1.0, -2.0], np.float32)), name="var")
+    accum = Parameter(Tensor(np.array([0.5, 0.5], np.float32)), name="accum")
+    ops.ApplyMomentum(use_nesterov=True)(var, accum, Tensor(0.1, ms.float32), Tensor(np.array([1.0, 0.5], np.float32)),
+                                         Tensor(0.9, ms.float32))
+    np.testing.assert_allclose(accum.asnumpy(), [1.45, 0.95], rtol=1e-6)
+    np.testing.assert_allclose(var.asnumpy(), [1 - (1 + 1.45 * 0.9) * 0.1, -2 - (0.5 + 0.95 * 0.9) * 0.1], rtol=1e-6)
 
 
 def test_update_primitives_return_new_tensors_of_the_stored_values():

@@ -140,6 +140,20 @@ def _rows(*shape, shift=0.0):
                      name=f"p{shift}")
 
 
+def test_sparse_apply_momentum_nesterov_on_cpu_is_plain_momentum():
+    """Recorded on MindSpore 2.10 (CPU): two SparseApplyMomentum(use_nesterov=True) steps on var [[1, 2], [3, 4]],
+    accum zeros, lr 0.1, row 1 gradient [1, 10], momentum 0.5 give var [[1, 2], [2.75, 1.5]] and accum
+    [[0, 0], [1.5, 15]], as use_nesterov=False: its CPU kernel has no Nesterov branch."""
+    var = Parameter(Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)), name="var")
+    accum = Parameter(Tensor(np.zeros((2, 2), np.float32)), name="accum")
+    for _ in range(2):
+        nn_ops.SparseApplyMomentum(use_nesterov=True)(var, accum, Tensor(0.1, float32),
+                                                      Tensor(np.array([[1.0, 10.0]], np.float32)),
+                                                      Tensor(np.array([1], np.int32)), Tensor(0.5, float32))
+    close(var, [[1.0, 2.0], [2.75, 1.5]])
+    close(accum, [[0.0, 0.0], [1.5, 15.0]])
+
+
 def test_sparse_apply_momentum_proximal_and_centered_rmsprop():
     grad, indices = Tensor(np.ones((2, 2), np.float32)), Tensor(np.array([0, 2], np.int32))
     lr, momentum = Tensor(0.1, float32), Tensor(0.9, float32)

@@ -21,7 +21,8 @@ class Momentum(Optimizer):
 
     Args:
         momentum (float): the momentum factor, >= 0.
-        use_nesterov (bool): use Nesterov momentum.
+        use_nesterov (bool): use Nesterov momentum where the device target's kernel applies it (GPU, Ascend;
+            MindSpore 2.10's CPU kernel steps as plain momentum).
 
     Example:
         >>> import sporax as ms

@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.context import get_context
 from sporax.core.tensor import unwrap
 from sporax.ops.lowering import adam_cpu, momentum_cpu, sgd_cpu
 from sporax.ops.op_table import ANY, op
@@ -96,10 +97,19 @@ def momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nestero
     return weight - learning_rate * moment, moment
 
 
+def kernel_nesterov(use_nesterov):
+    """Whether the device target's ApplyMomentum kernel applies ``use_nesterov``: MindSpore 2.10's CPU kernel
+    has no Nesterov branch (recorded: ``use_nesterov=True`` trains as plain momentum there, so mindyolo's
+    ``nn.Momentum(use_nesterov=True)`` does), its GPU and Ascend kernels follow the documented rule."""
+    return bool(use_nesterov) and get_context("device_target") != "CPU"
+
+
 def momentum_step(weight, moment, learning_rate, gradient, momentum, use_nesterov=False):
     """``momentum_rule`` in the backend's form: on CPU one FFI call per parameter (``ops.lowering.momentum_cpu``:
     XLA:CPU would compile two update kernels for every parameter shape), bit-equal where XLA contracts the
-    multiply-adds; elsewhere ``momentum_rule`` itself."""
+    multiply-adds; elsewhere ``momentum_rule`` itself. ``use_nesterov`` as the device target's kernel takes it
+    (``kernel_nesterov``)."""
+    use_nesterov = kernel_nesterov(use_nesterov)
     if momentum_cpu.applies(weight, moment, learning_rate, gradient, momentum):
         return momentum_cpu.momentum(weight, moment, learning_rate, gradient, momentum, use_nesterov)
     return momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nesterov)

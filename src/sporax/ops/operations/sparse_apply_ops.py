@@ -16,8 +16,9 @@ Example:
 """
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe
-from sporax.ops.functional.update import (adadelta_rule, ftrl_rule, lars_rule, momentum_rule, rmsprop_rule, sgd_rule,
-                                          soft_threshold, sparse_adagrad_rule, sparse_proximal_adagrad_rule)
+from sporax.ops.functional.update import (adadelta_rule, ftrl_rule, kernel_nesterov, lars_rule, momentum_rule,
+                                          rmsprop_rule, sgd_rule, soft_threshold, sparse_adagrad_rule,
+                                          sparse_proximal_adagrad_rule)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -198,7 +199,7 @@ class SparseApplyRMSProp(Primitive):
 
 class SparseApplyMomentum(Primitive):
     """Momentum on the rows ``indices``: ``accum = accum * momentum + grad``, ``var -= lr * accum`` (Nesterov's
-    form with ``use_nesterov``).
+    form with ``use_nesterov`` where the device target's kernel applies it: not MindSpore 2.10's CPU kernel).
 
     Inputs:
         - **var**, **accum** (Parameter). **lr** (Tensor or number). **grad** (Tensor). **indices** (Tensor[int]).
@@ -215,7 +216,7 @@ class SparseApplyMomentum(Primitive):
     def __call__(self, var, accum, lr, grad, indices, momentum):
         (w, a), g, where = _rows(self.name, [("var", var), ("accum", accum)], grad, indices)
         w, a = momentum_rule(w, a, _value(self.name, "lr", lr), g, _value(self.name, "momentum", momentum),
-                             self.use_nesterov)
+                             kernel_nesterov(self.use_nesterov))
         return _store(self.name, [var, accum], [w, a], where)[0]
 
 

@@ -51,7 +51,8 @@ class ApplyMomentum(Primitive):
     """Momentum update: ``accumulation = accumulation * momentum + gradient``, then the weight step.
 
     Args:
-        use_nesterov (bool): Nesterov momentum. Default: False.
+        use_nesterov (bool): Nesterov momentum where the device target's kernel applies it (GPU, Ascend; MindSpore
+            2.10's CPU kernel steps as plain momentum). Default: False.
 
     Inputs:
         - **variable**, **accumulation** (Parameter), **learning_rate**, **gradient**, **momentum** (Tensor).

@@ -54,7 +54,9 @@ with open(library + ".lock", "w") as lock:
     with open(log, "w") as out:
         def run(arguments):
             return subprocess.call(arguments, stdout=out, stderr=subprocess.STDOUT)
-        jobs = max(1, min(len(units), len(os.sched_getaffinity(0))))
+        # macOS has no affinity call
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        jobs = max(1, min(len(units), cpus or 1))
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             codes = list(pool.map(run, [command + ["-c", unit, "-o", name] for unit, name in zip(units, objects)]))
         code = next((code for code in codes if code), 0)
@@ -67,6 +69,7 @@ with open(library + ".lock", "w") as lock:
         os.replace(partial, library)
     sys.exit(code)
 """
+
 
 def _without_source_folders(command, sources):
     """``command`` as one string with every folder of ``sources`` written as ``<sources>``."""

@@ -6,7 +6,8 @@ compile. This script measures the other per-op route: the same jaxpr evaluated b
 a NumPy call, no compile), with only the FFI calls (sporax's oneDNN convolutions and optimizer updates)
 still run by JAX, one small program per distinct call. It runs the evaluation ``--rounds`` times in one
 process: round 0 includes those FFI programs' compiles, later rounds are the evaluation alone (what FFI
-entry points callable from the host, without XLA, would leave). Then it compares the outputs (loss, new
+entry points callable from the host, without XLA, would leave); ``--numpy-momentum`` computes the Momentum
+update's calls in NumPy (their XLA programs are then not compiled; the convolutions' still are). Then it compares the outputs (loss, new
 weights, momenta) with the compiled step's, and, as the scale of that difference, the compiled step's own
 outputs for inputs perturbed by 1e-6 relative noise. Run it in a fresh process with an empty cache::
 
@@ -71,6 +72,13 @@ def _rsqrt(x):
     return np.reciprocal(np.sqrt(x))
 
 
+def _momentum(weight, moment, rate, gradient, momentum, nesterov, **_):
+    """sporax's Momentum kernel (``momentum_update.cc``) in NumPy, without its fused multiply-adds."""
+    new_moment = moment * momentum + gradient
+    direction = new_moment * momentum + gradient if nesterov else new_moment
+    return [weight - direction * rate, new_moment]
+
+
 PRIMITIVES = {  # name -> (NumPy function, whether it takes the equation's parameters)
     "mul": (np.multiply, False), "add": (np.add, False), "add_any": (np.add, False), "sub": (np.subtract, False),
     "div": (_div, False), "neg": (np.negative, False), "max": (np.maximum, False), "exp": (np.exp, False),
@@ -91,7 +99,8 @@ NESTED = {"jit": "jaxpr", "pjit": "jaxpr", "custom_jvp_call": "call_jaxpr", "cus
 class HostEvaluator:
     """Evaluates a jaxpr with NumPy, timing each primitive (main-thread CPU) and counting calls."""
 
-    def __init__(self):
+    def __init__(self, numpy_momentum=False):
+        self.numpy_momentum = numpy_momentum
         self.seconds, self.calls = collections.Counter(), collections.Counter()
 
     def run(self, jaxpr, consts, arguments):
@@ -109,7 +118,11 @@ class HostEvaluator:
                 outputs = self.run(closed.jaxpr, closed.consts, inputs)
             else:
                 started = time.thread_time()
-                if name == "ffi_call":
+                if name == "ffi_call" and equation.params["target_name"] == "sporax_momentum_update" and \
+                        self.numpy_momentum:
+                    label = "momentum in NumPy"
+                    outputs = _momentum(*inputs, **dict(equation.params["attributes"]))
+                elif name == "ffi_call":
                     label = "ffi " + equation.params["target_name"]
                     outputs = [np.asarray(value) for value in
                                equation.primitive.bind(*map(jnp.asarray, inputs), **equation.params)]
@@ -142,7 +155,7 @@ def describe(found):
             f"median {found[len(found) // 2][0]:.2e} over {len(found)} outputs")
 
 
-def measure(program, arrays, rounds):
+def measure(program, arrays, rounds, numpy_momentum):
     import jax
     from jax import monitoring
     written = [state._array for state in program.written]
@@ -155,7 +168,7 @@ def measure(program, arrays, rounds):
             [fun_name] if event == "/jax/core/compile/backend_compile_duration" else []))
     outputs = None
     for index in range(rounds):
-        evaluator, before = HostEvaluator(), sum(compiles.values())
+        evaluator, before = HostEvaluator(numpy_momentum), sum(compiles.values())
         wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
         outputs = evaluator.run(closed.jaxpr, closed.consts, leaves)
         print(f"round {index}: wall {time.perf_counter() - wall:.3f} s, CPU {time.process_time() - cpu:.3f} s "
@@ -178,6 +191,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", choices=("mlp", "lenet5", "resnet18"))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--numpy-momentum", action="store_true",
+                        help="the Momentum update's FFI calls in NumPy too (no XLA program for them)")
     args = parser.parse_args()
     import sporax  # noqa: F401  (JAX's options as sporax sets them)
 
@@ -189,7 +204,7 @@ def main():
         pass
 
     def run(program, arrays, *_, **__):
-        measure(program, arrays, args.rounds)
+        measure(program, arrays, args.rounds, args.numpy_momentum)
         raise Done
     program_module.Program.run = run
     try:

@@ -7,7 +7,9 @@ a NumPy call, no compile), with only the FFI calls (sporax's oneDNN convolutions
 still run by JAX, one small program per distinct call. It runs the evaluation ``--rounds`` times in one
 process: round 0 includes those FFI programs' compiles, later rounds are the evaluation alone (what FFI
 entry points callable from the host, without XLA, would leave); ``--numpy-momentum`` computes the Momentum
-update's calls in NumPy (their XLA programs are then not compiled; the convolutions' still are). Then it compares the outputs (loss, new
+update's calls in NumPy (their XLA programs are then not compiled), ``--host-convolutions`` runs the oneDNN
+convolutions through the kernels' host entry points (``SporaxConvForwardHost``/``SporaxConvBackwardHost``); with
+both, nothing compiles. Then it compares the outputs (loss, new
 weights, momenta) with the compiled step's, and, as the scale of that difference, the compiled step's own
 outputs for inputs perturbed by 1e-6 relative noise. Run it in a fresh process with an empty cache::
 
@@ -79,6 +81,33 @@ def _momentum(weight, moment, rate, gradient, momentum, nesterov, **_):
     return [weight - direction * rate, new_moment]
 
 
+HOST_CONVOLUTIONS = {"sporax_onednn_conv_forward": "SporaxConvForwardHost",
+                     "sporax_onednn_conv_backward": "SporaxConvBackwardHost"}
+
+
+def _host_convolution(equation, inputs):
+    """An oneDNN convolution FFI call run by the kernels' host entry points (``conv_onednn.cc``), no XLA."""
+    import ctypes
+    from sporax.ops.lowering import onednn
+    function = getattr(onednn.library(), HOST_CONVOLUTIONS[equation.params["target_name"]])
+    function.restype = ctypes.c_int64
+    attributes = dict(equation.params["attributes"])
+    numbers = np.array([attributes[key] for key in ("stride_h", "stride_w", "pad_top", "pad_bottom", "pad_left",
+                                                    "pad_right")], np.int64)
+    operands = [np.ascontiguousarray(x, np.float32) for x in inputs]
+    results = [np.empty(var.aval.shape, np.float32) for var in equation.outvars]
+    pointer = ctypes.c_void_p
+    shapes = [np.array(operands[0].shape, np.int64), np.array(operands[1].shape, np.int64)]
+    arguments = [pointer(operands[0].ctypes.data), pointer(shapes[0].ctypes.data), pointer(operands[1].ctypes.data),
+                 pointer(shapes[1].ctypes.data)]
+    if len(operands) == 3:
+        arguments.append(pointer(operands[2].ctypes.data))
+    arguments += [pointer(numbers.ctypes.data)] + [pointer(result.ctypes.data) for result in results]
+    if function(*arguments) != 0:
+        raise RuntimeError(f"{HOST_CONVOLUTIONS[equation.params['target_name']]} failed")
+    return results
+
+
 PRIMITIVES = {  # name -> (NumPy function, whether it takes the equation's parameters)
     "mul": (np.multiply, False), "add": (np.add, False), "add_any": (np.add, False), "sub": (np.subtract, False),
     "div": (_div, False), "neg": (np.negative, False), "max": (np.maximum, False), "exp": (np.exp, False),
@@ -99,8 +128,8 @@ NESTED = {"jit": "jaxpr", "pjit": "jaxpr", "custom_jvp_call": "call_jaxpr", "cus
 class HostEvaluator:
     """Evaluates a jaxpr with NumPy, timing each primitive (main-thread CPU) and counting calls."""
 
-    def __init__(self, numpy_momentum=False):
-        self.numpy_momentum = numpy_momentum
+    def __init__(self, numpy_momentum=False, host_convolutions=False):
+        self.numpy_momentum, self.host_convolutions = numpy_momentum, host_convolutions
         self.seconds, self.calls = collections.Counter(), collections.Counter()
 
     def run(self, jaxpr, consts, arguments):
@@ -111,7 +140,18 @@ class HostEvaluator:
 
         def read(var):
             return np.asarray(var.val, var.aval.dtype) if isinstance(var, Literal) else env[var]
-        for equation in jaxpr.eqns:
+        # A value is dropped after its last use, so that NumPy's next arrays reuse its memory instead of touching
+        # fresh pages (the whole step's intermediates, kept to the end, page-faulted ~2 CPU s in a cold round).
+        last_use, kept = {}, {var for var in jaxpr.outvars if not isinstance(var, Literal)}
+        for index, equation in enumerate(jaxpr.eqns):
+            for var in equation.invars:
+                if not isinstance(var, Literal):
+                    last_use[var] = index
+        dead = collections.defaultdict(list)
+        for var, index in last_use.items():
+            if var not in kept:
+                dead[index].append(var)
+        for index, equation in enumerate(jaxpr.eqns):
             name, inputs = equation.primitive.name, [read(var) for var in equation.invars]
             if name in NESTED:
                 closed = equation.params[NESTED[name]]
@@ -122,6 +162,10 @@ class HostEvaluator:
                         self.numpy_momentum:
                     label = "momentum in NumPy"
                     outputs = _momentum(*inputs, **dict(equation.params["attributes"]))
+                elif name == "ffi_call" and equation.params["target_name"] in HOST_CONVOLUTIONS and \
+                        self.host_convolutions:
+                    label = "host " + equation.params["target_name"]
+                    outputs = _host_convolution(equation, inputs)
                 elif name == "ffi_call":
                     label = "ffi " + equation.params["target_name"]
                     outputs = [np.asarray(value) for value in
@@ -137,6 +181,9 @@ class HostEvaluator:
                 self.seconds[label] += time.thread_time() - started
                 self.calls[label] += 1
             env.update(zip(equation.outvars, outputs))
+            for var in dead[index]:
+                del env[var]
+            del inputs, outputs
         return [read(var) for var in jaxpr.outvars]
 
 
@@ -155,7 +202,7 @@ def describe(found):
             f"median {found[len(found) // 2][0]:.2e} over {len(found)} outputs")
 
 
-def measure(program, arrays, rounds, numpy_momentum):
+def measure(program, arrays, rounds, numpy_momentum, host_convolutions):
     import jax
     from jax import monitoring
     written = [state._array for state in program.written]
@@ -168,7 +215,7 @@ def measure(program, arrays, rounds, numpy_momentum):
             [fun_name] if event == "/jax/core/compile/backend_compile_duration" else []))
     outputs = None
     for index in range(rounds):
-        evaluator, before = HostEvaluator(numpy_momentum), sum(compiles.values())
+        evaluator, before = HostEvaluator(numpy_momentum, host_convolutions), sum(compiles.values())
         wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
         outputs = evaluator.run(closed.jaxpr, closed.consts, leaves)
         print(f"round {index}: wall {time.perf_counter() - wall:.3f} s, CPU {time.process_time() - cpu:.3f} s "
@@ -193,6 +240,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--numpy-momentum", action="store_true",
                         help="the Momentum update's FFI calls in NumPy too (no XLA program for them)")
+    parser.add_argument("--host-convolutions", action="store_true",
+                        help="the oneDNN convolutions through their host entry points (no XLA program for them)")
     args = parser.parse_args()
     import sporax  # noqa: F401  (JAX's options as sporax sets them)
 
@@ -204,7 +253,7 @@ def main():
         pass
 
     def run(program, arrays, *_, **__):
-        measure(program, arrays, args.rounds, args.numpy_momentum)
+        measure(program, arrays, args.rounds, args.numpy_momentum, args.host_convolutions)
         raise Done
     program_module.Program.run = run
     try:

@@ -111,7 +111,8 @@ def _host_convolution(equation, inputs):
 PRIMITIVES = {  # name -> (NumPy function, whether it takes the equation's parameters)
     "mul": (np.multiply, False), "add": (np.add, False), "add_any": (np.add, False), "sub": (np.subtract, False),
     "div": (_div, False), "neg": (np.negative, False), "max": (np.maximum, False), "exp": (np.exp, False),
-    "log": (np.log, False), "square": (np.square, False), "rsqrt": (_rsqrt, False), "gt": (np.greater, False),
+    "log": (np.log, False), "square": (np.square, False), "rsqrt": (_rsqrt, False), "sqrt": (np.sqrt, False),
+    "abs": (np.abs, False), "gt": (np.greater, False),
     "eq": (np.equal, False), "select_n": (_select_n, False), "copy": (np.array, False),
     "stop_gradient": (lambda x: x, False),
     "convert_element_type": (lambda x, new_dtype, **_: np.asarray(x).astype(new_dtype), True),

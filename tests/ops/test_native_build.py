@@ -75,3 +75,63 @@ def test_the_same_sources_in_another_folder_reuse_the_build_and_changed_ones_do_
         libraries.append(native_build.build_library("t", "k", command, [str(source)], str(folder)))
     assert libraries[0] == libraries[1] != libraries[2]
     assert (tmp_path / "runs.txt").read_text().count("run") == 2  # checkout_b compiled nothing
+
+
+FAKE_UNIT_COMPILER = textwrap.dedent("""
+    import os, sys, time
+    log = sys.argv[1]
+    if "-c" in sys.argv:  # one unit: note its start, wait (up to 20 s) for a second unit to start, write the object
+        unit, out = sys.argv[sys.argv.index("-c") + 1], sys.argv[-1]
+        with open(log, "a") as runs:
+            runs.write(f"start {os.path.basename(unit)}\\n")
+        deadline = time.time() + 20
+        while open(log).read().count("start") < 2 and time.time() < deadline:
+            time.sleep(0.02)
+        side_by_side = open(log).read().count("start") >= 2
+        with open(out, "w") as handle:
+            handle.write(f"{os.path.basename(unit)} {'side by side' if side_by_side else 'alone'}\\n")
+    else:  # the link: the objects come first, right after the compiler
+        objects = [name for name in sys.argv[1:] if name.endswith(".o")]
+        log = sys.argv[len(objects) + 1]
+        with open(log, "a") as runs:
+            runs.write(f"link {sys.argv.index(objects[0])}\\n")
+        with open(sys.argv[-1], "w") as out:
+            out.write("".join(open(name).read() for name in objects))
+""")
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to compile two units side by side")
+def test_units_compile_side_by_side_into_objects_then_link(tmp_path):
+    script = tmp_path / "fake_cxx"  # one executable, as a compiler is: the link puts the objects right after it
+    script.write_text(f"#!{sys.executable}\n" + FAKE_UNIT_COMPILER)
+    script.chmod(0o755)
+    units = []
+    for name in ("a.cc", "b.cc", "c.cc"):
+        units.append(tmp_path / name)
+        units[-1].write_text(f"int {name[0]}() {{ return 1; }}")
+    command = [str(script), str(tmp_path / "runs.txt")]
+    folder = tmp_path / "kernels"
+    library = native_build.build_library("t", "k", command, [str(unit) for unit in units], str(folder),
+                                         units=[str(unit) for unit in units])
+    lines = open(library).read().splitlines()
+    assert [line.split()[0] for line in lines] == ["a.cc", "b.cc", "c.cc"]  # every unit, in order
+    assert lines[0].endswith("side by side") and lines[1].endswith("side by side")
+    log = (tmp_path / "runs.txt").read_text().splitlines()
+    assert log[-1] == "link 1" and sum(line.startswith("start") for line in log) == 3
+    assert sorted(os.listdir(folder)) == sorted([os.path.basename(library), os.path.basename(library) + ".lock"])
+    # an unchanged build is reused: no unit compiles again
+    assert native_build.build_library("t", "k", command, [str(unit) for unit in units], str(folder),
+                                      units=[str(unit) for unit in units]) == library
+    assert (tmp_path / "runs.txt").read_text().count("start") == 3
+
+
+def test_a_failed_unit_names_it_and_leaves_no_objects(tmp_path):
+    units = [tmp_path / "good.cc", tmp_path / "bad.cc"]
+    units[0].write_text("int f() { return 1; }")
+    units[1].write_text("this is not C++")
+    folder = tmp_path / "kernels"
+    compiler = native_build.find_compiler("t")
+    with pytest.raises(RuntimeError, match=r"(?s)t: compiling 'k' failed.*each of .*bad\.cc.*bad\.cc"):
+        native_build.build_library("t", "k", [compiler, "-shared", "-fPIC"], [str(unit) for unit in units],
+                                   str(folder), units=[str(unit) for unit in units])
+    assert not [name for name in os.listdir(folder) if name.endswith((".so", ".o", ".log", ".tmp"))]

@@ -2,6 +2,8 @@
 switched off. Their values and derivatives are checked against XLA's convolution by the NHWC
 convolution and channels-last tests, which run once with them and once with XLA's
 (``helpers.convolution_kernel``)."""
+import ctypes
+
 import jax
 import numpy as np
 import pytest
@@ -90,6 +92,40 @@ def test_a_traced_convolution_has_its_primitives_made_in_the_background():
     assert conv_onednn._prepare((1, 24, 6, 5, 8, 3, 3, 1, 2, 1, 0, 0, 1)) == 1
     # A symbolic batch (jax.export) has no key: its first call makes the primitives.
     assert conv_onednn.prepare(jax.export.symbolic_shape("b, 7, 5, 24"), (8, 24, 3, 2), strides, pads) is None
+
+
+def _on_host(symbol, operands, result_shapes, strides, pads):
+    """``symbol`` (a host entry point of conv_onednn.cc) on NumPy arrays."""
+    function = getattr(onednn.library(), symbol)
+    function.restype = ctypes.c_int64
+    operands = [np.ascontiguousarray(operand, np.float32) for operand in operands]
+    results = [np.full(shape, np.nan, np.float32) for shape in result_shapes]
+    shapes = [np.array(operand.shape, np.int64) for operand in operands[:2]]
+    attributes = np.array([*strides, *pads[0], *pads[1]], np.int64)
+    pointers = [operands[0], shapes[0], operands[1], shapes[1], *operands[2:], attributes, *results]
+    assert function(*[ctypes.c_void_p(array.ctypes.data) for array in pointers]) == 0
+    return results
+
+
+def test_the_host_entry_points_compute_what_the_kernels_compute_in_xla():
+    # Uneven in every dimension, strided and unevenly padded, no shape another test uses.
+    strides, pads = (2, 1), ((1, 0), (2, 1))
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 9, 7, 16)).astype(np.float32)  # NHWC
+    w = rng.standard_normal((12, 16, 3, 2)).astype(np.float32)  # OIHW
+    convolution = conv_onednn._convolution(strides, pads)
+    y, pullback = jax.vjp(convolution, x, w)
+    dy = rng.standard_normal(y.shape).astype(np.float32)
+    dx, dw = pullback(dy)
+    (host_y,) = _on_host("SporaxConvForwardHost", [x, w], [y.shape], strides, pads)
+    host_dx, host_dw = _on_host("SporaxConvBackwardHost", [x, w, dy], [x.shape, w.shape], strides, pads)
+    # the same primitives on the same data: the same bits
+    np.testing.assert_array_equal(host_y, np.asarray(y))
+    np.testing.assert_array_equal(host_dx, np.asarray(dx))
+    np.testing.assert_array_equal(host_dw, np.asarray(dw))
+    # and the convolution it stands for (XLA's, in float64 through NumPy's promotion)
+    np.testing.assert_allclose(host_y, np.asarray(conv_onednn._reference(x.astype(np.float64), w.astype(np.float64),
+                                                                         strides, pads)), rtol=1e-4, atol=1e-4)
 
 
 def test_window_larger_than_the_input_gives_xla_empty_result():

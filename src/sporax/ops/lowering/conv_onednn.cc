@@ -136,20 +136,26 @@ Key MakeKey(ffi::Span<const int64_t> x, ffi::Span<const int64_t> w, int64_t sh, 
   return Key{x[0], x[3], x[1], x[2], w[0], w[2], w[3], sh, sw, pt, pb, pl, pr};
 }
 
+// The forward call on host pointers (x NHWC, w OIHW); throws dnnl::error.
+void Forward(const Key& key, const float* array, const float* weight, float* result) {
+  Conv& conv = Primitives(key);
+  auto& e = conv.engine;
+  std::lock_guard<std::mutex> lock(CallMutex());
+  if (Stopped()) return;
+  dnnl::stream stream(e);
+  memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), weight, e, stream);
+  conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array)},
+      {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result)},
+      {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
+  stream.wait();
+}
+
 ffi::Error RunForward(F32 array, F32 weight, ffi::ResultBuffer<ffi::F32> result, int64_t sh, int64_t sw, int64_t pt,
                       int64_t pb, int64_t pl, int64_t pr) {
   try {
     if (Stopped()) return ffi::Error::Success();
-    Conv& conv = Primitives(MakeKey(array.dimensions(), weight.dimensions(), sh, sw, pt, pb, pl, pr));
-    auto& e = conv.engine;
-    std::lock_guard<std::mutex> lock(CallMutex());
-    if (Stopped()) return ffi::Error::Success();
-    dnnl::stream stream(e);
-    memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), weight.typed_data(), e, stream);
-    conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, array.typed_data())},
-        {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result->typed_data())},
-        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
-    stream.wait();
+    Forward(MakeKey(array.dimensions(), weight.dimensions(), sh, sw, pt, pb, pl, pr), array.typed_data(),
+            weight.typed_data(), result->typed_data());
   } catch (const dnnl::error& error) {
     return Failed("oneDNN convolution", error);
   }
@@ -178,40 +184,50 @@ void RunPart(Conv& conv, int part, const float* array, const float* weight, cons
   stream.wait();
 }
 
+// The backward call on host pointers: "" or what failed; throws dnnl::error.
+std::string Backward(const Key& key, const float* array, const float* weight, const float* gradient,
+                     float* array_gradient, float* weight_gradient) {
+  std::string failures[2];
+  Conv& conv = Primitives(key);
+  std::lock_guard<std::mutex> lock(CallMutex());
+  if (Stopped()) return "";
+  auto part = [&](int which) {
+    try {
+      RunPart(conv, which, array, weight, gradient, array_gradient, weight_gradient);
+    } catch (const std::exception& error) {  // an exception must not leave an OpenMP region
+      failures[which] = error.what();
+    }
+  };
+  if (conv.side_by_side) {
+    // A team of one (a nested region, a thread limit) runs both parts in turn.
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+    for (int which = 0; which < 2; ++which) part(which);
+  } else {
+    part(0);
+    part(1);
+  }
+  return failures[0].empty() ? failures[1] : failures[0];
+}
+
 ffi::Error RunBackward(F32 array, F32 weight, F32 gradient, ffi::ResultBuffer<ffi::F32> array_gradient,
                        ffi::ResultBuffer<ffi::F32> weight_gradient, int64_t sh, int64_t sw, int64_t pt, int64_t pb,
                        int64_t pl, int64_t pr) {
-  std::string failures[2];
+  std::string failure;
   try {
     if (Stopped()) return ffi::Error::Success();
-    Conv& conv = Primitives(MakeKey(array.dimensions(), weight.dimensions(), sh, sw, pt, pb, pl, pr));
-    std::lock_guard<std::mutex> lock(CallMutex());
-    if (Stopped()) return ffi::Error::Success();
-    const float* operands[3] = {array.typed_data(), weight.typed_data(), gradient.typed_data()};
-    float* results[2] = {array_gradient->typed_data(), weight_gradient->typed_data()};
-    auto part = [&](int which) {
-      try {
-        RunPart(conv, which, operands[0], operands[1], operands[2], results[0], results[1]);
-      } catch (const std::exception& error) {  // an exception must not leave an OpenMP region
-        failures[which] = error.what();
-      }
-    };
-    if (conv.side_by_side) {
-      // A team of one (a nested region, a thread limit) runs both parts in turn.
-#pragma omp parallel for num_threads(2) schedule(static, 1)
-      for (int which = 0; which < 2; ++which) part(which);
-    } else {
-      part(0);
-      part(1);
-    }
+    failure = Backward(MakeKey(array.dimensions(), weight.dimensions(), sh, sw, pt, pb, pl, pr),
+                       array.typed_data(), weight.typed_data(), gradient.typed_data(),
+                       array_gradient->typed_data(), weight_gradient->typed_data());
   } catch (const dnnl::error& error) {
     return Failed("oneDNN convolution backward", error);
   }
-  for (const std::string& failure : failures) {
-    if (!failure.empty())
-      return ffi::Error(ffi::ErrorCode::kInternal, "oneDNN convolution backward: " + failure);
-  }
+  if (!failure.empty()) return ffi::Error(ffi::ErrorCode::kInternal, "oneDNN convolution backward: " + failure);
   return ffi::Error::Success();
+}
+
+// ``key``'s 13 numbers (MakeKey's order) from the host entry points' shapes and attributes.
+Key HostKey(const int64_t* x, const int64_t* w, const int64_t* a) {
+  return Key{x[0], x[3], x[1], x[2], w[0], w[2], w[3], a[0], a[1], a[2], a[3], a[4], a[5]};
 }
 
 }  // namespace
@@ -261,6 +277,30 @@ extern "C" int64_t SporaxConvPrepare(const int64_t* keys, int64_t count) {
 extern "C" void SporaxOnednnStop() {
   std::lock_guard<std::mutex> lock(sporax_onednn::CallMutex());
   sporax_onednn::Stopped() = true;
+}
+
+// The same two calls on host memory, without XLA (benchmarks/first_step_host_eval.py runs a step's convolutions
+// through them): ``x_shape`` NHWC, ``w_shape`` OIHW (4 numbers each), ``attributes`` the handlers' six in their
+// order (stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right). 0 on success, -1 where oneDNN failed.
+extern "C" int64_t SporaxConvForwardHost(const float* x, const int64_t* x_shape, const float* w, const int64_t* w_shape,
+                                         const int64_t* attributes, float* y) {
+  try {
+    if (!Stopped()) Forward(HostKey(x_shape, w_shape, attributes), x, w, y);
+  } catch (const dnnl::error&) {
+    return -1;
+  }
+  return 0;
+}
+
+extern "C" int64_t SporaxConvBackwardHost(const float* x, const int64_t* x_shape, const float* w,
+                                          const int64_t* w_shape, const float* dy, const int64_t* attributes,
+                                          float* dx, float* dw) {
+  try {
+    if (!Stopped() && !Backward(HostKey(x_shape, w_shape, attributes), x, w, dy, dx, dw).empty()) return -1;
+  } catch (const dnnl::error&) {
+    return -1;
+  }
+  return 0;
 }
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvForward, RunForward,

@@ -70,13 +70,15 @@ def _build():
     sources = [os.path.join(_HERE, source) for source in SOURCES]
     # jaxlib's version is in the command (so in the file's hash): its FFI headers may change.
     # -fopenmp: momentum_update.cc splits a large update over two threads (the same libgomp as oneDNN's)
-    command = ([native_build.find_compiler(owner), "-O2", "-std=c++17", "-shared", "-fPIC", "-fopenmp"] + sources
+    # The sources compile side by side, one object each (native_build's units), then link into one library.
+    command = ([native_build.find_compiler(owner), "-O2", "-std=c++17", "-shared", "-fPIC", "-fopenmp"]
                + [f"-I{_HERE}", f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
                   f"-Wl,-rpath,{os.path.dirname(library_file)}",
                   f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}"])
     folder = os.path.join(os.path.dirname(process_setup.home_cache_folder()), "kernels")
     path = native_build.build_library(owner, "onednn_kernels", command,
-                                      sources + [os.path.join(_HERE, "onednn_common.h"), header], folder)
+                                      sources + [os.path.join(_HERE, "onednn_common.h"), header], folder,
+                                      units=sources)
     process_setup.set_openmp_defaults()
     library = ctypes.CDLL(path)
     library.SporaxOnednnStop.restype = None

@@ -1,21 +1,19 @@
 """``mindspore.grad`` and ``mindspore.value_and_grad``: gradients with MindSpore's structures.
 
-The user's function may read and write Parameters (BatchNorm statistics, the RNG state): all of
-its state is lifted (``sporax.state``); gradients are taken only w.r.t. the chosen inputs and
-``weights``, the rest of the state is threaded through and written back. Outside a trace
-(PyNative), the whole forward + backward is compiled per call signature (``jax.jit``) — the fast
-path of a PyNative training loop — unless the function's Python needs values: Cell hooks,
-``Tensor.register_hook``, ``HookBackward``, ``saved_tensors_hooks``, ``if``/``while`` on a tensor, ``asnumpy()``/``item()``,
-a print of a formatted tensor. Then it runs eagerly: ``jax.vjp`` op by op, where every value is
-concrete, so hooks and prints see real numbers as in MindSpore's PyNative mode (the same results;
-in GRAPH_MODE with one warning). Inside a trace (``jit``, GRAPH_MODE Cells, an outer grad) it
-differentiates inline, so higher-order gradients compose.
+The user's function may read and write Parameters (BatchNorm statistics, the RNG state): all of its state is
+lifted (``sporax.state``); gradients are taken only w.r.t. the chosen inputs and ``weights``, the rest of the
+state is threaded through and written back. Outside a trace
+(PyNative), the whole forward + backward is compiled per call signature (``jax.jit``) — the fast path of a
+PyNative training loop — unless the function's Python needs values: Cell hooks, ``Tensor.register_hook``,
+``HookBackward``, ``saved_tensors_hooks``, ``if``/``while`` on a tensor, ``asnumpy()``/``item()``, a print of a
+formatted tensor. Then it runs eagerly: ``jax.vjp`` op by op, where every value is concrete, so hooks and prints
+see real numbers as in MindSpore's PyNative mode (the same results; in GRAPH_MODE with one warning). Inside a
+trace (``jit``, GRAPH_MODE Cells, an outer grad) it differentiates inline, so higher-order gradients compose.
 
 Output structures (checked against MindSpore 2.10):
-    grad_position=0 -> Tensor; (0, 1) -> (Tensor, Tensor); weights=[w] -> (Tensor,);
-    weights=w -> Tensor; both -> (input_grads, weight_grads); has_aux -> (grads, (aux, ...));
-    value_and_grad -> (value, grads) with the function's full output as value;
-    return_ids -> (position, grad) / (parameter name, grad) pairs;
+    grad_position=0 -> Tensor; (0, 1) -> (Tensor, Tensor); weights=[w] -> (Tensor,); weights=w -> Tensor;
+    both -> (input_grads, weight_grads); has_aux -> (grads, (aux, ...)); return_ids -> (position, grad) /
+    (parameter name, grad) pairs; value_and_grad -> (value, grads) with the function's full output as value;
     a ``mutable`` tuple/list/dict of Tensors -> in GRAPH_MODE the same container of their gradients,
     in PyNative no gradient (left out, as for any non-Tensor input).
 """
@@ -85,9 +83,7 @@ class GradFunction:
         self._straight = None  # the last compiled PyNative call's StraightPath
         self._reads = []  # [OutsideReads of fn, its key] (sporax.state.outside_reads.current_key)
         self._effects = 0  # its traces' Python side effects: eager from 2 on (outside_reads.trace_effects)
-        # GRAPH_MODE keys its programs on the ``training`` flags of its first call, not on the Cells' flags now: a
-        # gradient function kept keeps its graph; one asked for again (MindSpore's new object) takes them anew.
-        self.graph_phase = None
+        self.graph_phase = None  # GRAPH_MODE: the training flags of its first call key its programs (kept graph)
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -145,12 +141,11 @@ class GradFunction:
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
         graph = get_mode() == GRAPH_MODE  # read once: the per-step host path (issue 26)
         owners = grad_inputs.tensor_owners(args, positions) if positions and not graph else None
-        # PyNative runs the user's Python with real values: whatever needs them runs eagerly (jax.vjp op
-        # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
-        # inputs or Parameters (a compiled program rebuilds its input Tensors) and Cell hooks (they see,
-        # keep and count values). Found while tracing (the program falls back): host reads, `if` on a
-        # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``). An input the
-        # function also reads from outside (``a is x``, a dict keyed by it) makes its Python compare identities.
+        # PyNative runs the user's Python with real values: what needs them runs eagerly (jax.vjp op by op). Known
+        # before tracing: Tensor.register_hook hooks on inputs or Parameters (a compiled program rebuilds its input
+        # Tensors) and Cell hooks (they see, keep and count values). Found while tracing (the program falls back):
+        # host reads, `if` on a value, hooks registered inside (``sporax.state.fallback.compiling_pynative``); an
+        # input also read from outside (``a is x``, a dict keyed by it) makes its Python compare identities.
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not reaches_cell_hooks(discovered, self._hook_cache, not graph)
                 and not saved_tensors.hooks_active() and not self._saves_with_hooks
@@ -167,7 +162,6 @@ class GradFunction:
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
             # PyNative reads the function's globals and closure values afresh each call; GRAPH keeps its program.
             extra = owners if graph else (owners, current_key(self._reads, self.fn))
-            # GRAPH keeps the Cells' ``training`` flags it compiled with, as MindSpore's graph; PyNative reads them.
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None,
                                                  phase=self.graph_phase if graph else None)
@@ -193,10 +187,9 @@ class GradFunction:
                 "(an `if` on a tensor is fine in PyNative mode).") from error
 
     def _with_keyword_inputs(self, args, kwargs, sens):
-        """MindSpore numbers keyword inputs after the positional ones (in call order): a position past
-        the positional inputs names a keyword input, e.g. ``GradOperation()(net)(a=x, b=y)`` (a net
-        with keyword-only inputs) differentiates with respect to ``a``, and ``get_all`` gives the keyword
-        Tensors' gradients after the positional ones (a keyword int or float, like a positional one, has none)."""
+        """MindSpore numbers keyword inputs after the positional ones (in call order): a position past the
+        positional inputs names a keyword input, e.g. ``GradOperation()(net)(a=x, b=y)`` differentiates with respect
+        to ``a``; ``get_all`` gives keyword Tensors' gradients after the positional ones (an int or float has none)."""
         names = tuple(kwargs)
         key = (len(args), names)
         cache = self.__dict__.setdefault("_keyword_functions", {})
@@ -357,11 +350,10 @@ class GradFunction:
 
     def _integer_gradients(self, fn, args, kwargs, sens, positions, states, current, position_values,
                            position_grads, primal_leaves, weight_index, weight_values, weight_grads):
-        """Gradients for integer inputs and Parameters, as MindSpore gives them: the function differentiated
-        with those as float32 (JAX has no tangents for integers), cast back to their dtype. They are
-        kept only where the float run gives the integer run's outputs (no overflow, no integer
-        division); otherwise, and where the function cannot run on floats, they stay zero.
-        Returns ``(position_grads, weight_grads)``."""
+        """Gradients for integer inputs and Parameters, as MindSpore gives them: the function differentiated with
+        those as float32 (JAX has no tangents for integers), cast back to their dtype. They are kept only where the
+        float run gives the integer run's outputs (no overflow, no integer division); otherwise, and where the
+        function cannot run on floats, they stay zero. Returns ``(position_grads, weight_grads)``."""
         integer = [index for index, value in enumerate(position_values) if grad_inputs.is_integer(value)]
         integer += [len(position_values) + index for index, value in enumerate(weight_values)
                     if grad_inputs.is_integer(value)]  # weights numbered after the inputs
@@ -370,8 +362,7 @@ class GradFunction:
         replay = Lift(fn, states, self.name)
 
         def float_run(chosen):
-            """Gradients of the ``chosen`` integer inputs run as float32 (the others stay integers, e.g.
-            indices), or None where that run fails."""
+            """Gradients of the ``chosen`` integer inputs run as float32 (others stay integers), or None on failure."""
             def shadowed(primals):
                 call_args, values = list(args), list(current)
                 for index, value in zip(chosen, primals):

@@ -161,8 +161,7 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
     def construct(self, *args, **kwargs):
         """The computation of this Cell; every subclass defines it."""
         message = "For 'Cell', the method 'construct' is not defined."
-        if in_compiled_trace():  # MindSpore's graph raises it as a constant, quoted
-            message = f"'{message}'"
+        message = f"'{message}'" if in_compiled_trace() else message  # MindSpore's graph quotes its constant
         raise AttributeError(f"{message} (Define construct(self, ...) in {type(self).__name__} to say what the Cell "
                              "computes.)")
 
@@ -386,8 +385,7 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
         """Put this Cell and every Cell below it in training (True) or inference (False) mode; returns self."""
         mode = bool(mode)
         training_changed()
-        # Only this Cell's phase changes (it keys its GRAPH_MODE programs, ``graph.cell_jit.compile_phase_key``):
-        # a parent compiled before keeps its graph, and its children's flags in it, as in MindSpore.
+        # Only this Cell's phase changes (graph.cell_jit.compile_phase_key): a parent compiled before keeps its graph.
         self.__dict__["_phase"] = "train" if mode else "predict"
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = mode

@@ -213,13 +213,20 @@ def faces_of(entry, sample):
         faces.append((f"Tensor.{method}",
                       lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs) if leading
                       else getattr(first, method)(**dict(zip(entry.inputs[1:], rest)), **sample.kwargs)))
+    return faces + mint_faces(entry, sample, spelled_call)
+
+
+def mint_faces(entry, sample, spelled):
+    """``(name, callable)`` of ``entry``'s ``mint`` functions and PyTorch spellings that can take ``sample``'s
+    settings (``spelled(entry, row, sample)``: a spelling row's call, or None)."""
+    faces = []
     for module_name in MINT_MODULES:
         for name in entry.mint:
             function = getattr(importlib.import_module(module_name), name, None)
             if function is not None:
-                faces.append((f"{module_name}.{name}", lambda *tensors, f=function: f(*tensors, **sample.kwargs)))
+                faces.append((f"{module_name}.{name}", lambda *args, f=function: f(*args, **sample.kwargs)))
     for row in entry.spellings:
-        call = spelled_call(entry, row, sample)
+        call = spelled(entry, row, sample)
         if call is not None:
             faces.append((f"{row.namespaces[0]}.{row.name} (spelling)", call))
     return faces
@@ -335,16 +342,7 @@ def random_faces(entry, sample, compiled):
         faces.append(("compiled", lambda *args: ms.jit(lambda *tensors: entry.function(*tensors, **sample.kwargs))(*args)))
     for method in entry.methods:
         faces.append((f"Tensor.{method}", lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs)))
-    for module_name in MINT_MODULES:
-        for name in entry.mint:
-            function = getattr(importlib.import_module(module_name), name, None)
-            if function is not None:
-                faces.append((f"{module_name}.{name}", lambda *args, f=function: f(*args, **sample.kwargs)))
-    for row in entry.spellings:
-        call = random_spelled_call(entry, row, sample)
-        if call is not None:
-            faces.append((f"{row.namespaces[0]}.{row.name} (spelling)", call))
-    return faces
+    return faces + mint_faces(entry, sample, random_spelled_call)
 
 
 def _same_argument(one, other):

@@ -477,3 +477,64 @@ def test_augmented_assignment_on_a_parameter_alias_in_pynative_leaves_it():
     net = _AliasNets.AddThenAlias()
     out, param = net(Tensor(3, ms.int32))
     assert (int(out), int(param), int(net.a.value())) == (9, 8, 8)
+
+
+@ms.jit
+def _power_in_place(x, y):
+    x **= y
+    return x
+
+
+@ms.jit
+def _matmul_in_place(x, y):
+    x @= y
+    return x
+
+
+@ms.jit
+def _bitwise_in_place(x, y):
+    x &= y
+    x |= y
+    x ^= y
+    return x
+
+
+@ms.jit
+def _power_with_alias(x, y):
+    alias = x
+    x **= y
+    return alias, x
+
+
+def test_power_matmul_and_bitwise_augmented_assignment_leave_the_callers_tensor():
+    """``**= @= &= |= ^=`` rebind the name only under ``ms.jit`` (MindSpore 2.10 CPU printed these values);
+    ``+= -= *= /= //= %=`` update the caller's Tensor (the tests above)."""
+    x, y = Tensor(np.array([[5, 6], [7, 8]], np.float32)), Tensor(np.array([[1, 2], [3, 1]], np.float32))
+    np.testing.assert_array_equal(_power_in_place(x, y).asnumpy(), [[5, 36], [343, 8]])
+    np.testing.assert_array_equal(x.asnumpy(), [[5, 6], [7, 8]])
+    np.testing.assert_array_equal(_matmul_in_place(x, y).asnumpy(), [[23, 16], [31, 22]])
+    np.testing.assert_array_equal(x.asnumpy(), [[5, 6], [7, 8]])
+    a, b = Tensor(np.array([[5, 6], [7, 8]], np.int32)), Tensor(np.array([[1, 2], [3, 1]], np.int32))
+    np.testing.assert_array_equal(_bitwise_in_place(a, b).asnumpy(), [[0, 0], [0, 0]])
+    np.testing.assert_array_equal(a.asnumpy(), [[5, 6], [7, 8]])
+    alias, power = _power_with_alias(_tensor(2, 3), _tensor(2, 2))
+    np.testing.assert_array_equal(alias.asnumpy(), [2, 3])
+    np.testing.assert_array_equal(power.asnumpy(), [4, 9])
+
+
+class _PowerIntoParameter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(_tensor(2, 3), name="w")
+
+    def construct(self, x):
+        out = self.w
+        out **= x
+        return out
+
+
+def test_power_augmented_assignment_leaves_the_parameter(graph_mode):
+    """``out = self.w; out **= x`` returns the power; MindSpore 2.10 CPU left ``w`` at [2, 3]."""
+    net = _PowerIntoParameter()
+    np.testing.assert_array_equal(net(_tensor(2, 2)).asnumpy(), [4, 9])
+    np.testing.assert_array_equal(net.w.asnumpy(), [2, 3])

@@ -52,7 +52,8 @@ def test_subclass_step_matches_numpy():
         parameter.set_data(Tensor(values[parameter.name]))
     x, h = rng.standard_normal((5, 3)).astype(np.float32), rng.standard_normal((5, 2)).astype(np.float32)
     expected = np.tanh(x @ values["weight_ih"].T + values["bias_ih"] + h @ values["weight_hh"].T + values["bias_hh"])
-    np.testing.assert_allclose(cell(Tensor(x), Tensor(h)).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    # MindSpore's Float32 tanh is a rational approximation, up to 1e-4 from the exact one near +-5 (test_tanh_kernel)
+    np.testing.assert_allclose(cell(Tensor(x), Tensor(h)).asnumpy(), expected, rtol=1e-4, atol=1e-6)
 
 
 def test_the_recurrent_cells_share_the_base():

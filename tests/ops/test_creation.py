@@ -99,6 +99,19 @@ def test_zeros_and_ones_primitives_take_their_inputs_by_name():
         ops.Ones()(size=(2,), dtype=mstype.float16)
 
 
+def test_hamming_window_keeps_float32_alpha_and_beta():
+    """Recorded on MindSpore 2.10 CPU: its ends are 0.08000001 (Float32 0.54 - 0.46), a Float64 window's peak
+    1.00000003, as its HammingWindow docstring example prints."""
+    np.testing.assert_array_equal(ops.HammingWindow(periodic=False)(Tensor(np.array([7], np.int32))).asnumpy(),
+                                  np.array([0.08000001, 0.31, 0.77000004, 1.0, 0.77000004, 0.31, 0.08000001], np.float32))
+    np.testing.assert_array_equal(
+        ops.hamming_window(10).asnumpy(),
+        np.array([0.08000001, 0.1678522, 0.3978522, 0.68214786, 0.9121478, 1.0, 0.9121478, 0.68214786, 0.3978522,
+                  0.1678522], np.float32))
+    assert ops.hamming_window(5, False, dtype=mstype.float64).asnumpy().tolist() == [
+        0.08000001311302185, 0.5400000214576721, 1.0000000298023224, 0.5400000214576722, 0.08000001311302185]
+
+
 def test_blackman_window_values_as_recorded():
     # Recorded on MindSpore 2.10 (its blackman_window docstring prints the ends as 0., not -1.4e-17).
     recorded = {(10, True): [0.0, 0.04021286219358444, 0.20077013969421387, 0.5097871422767639, 0.8492298722267151,

@@ -269,3 +269,14 @@ def test_parameter_updates_return_a_new_tensor_of_the_stored_value(update, expec
     close(target, expected)
     ops.assign(target, t(np.zeros((3, 2), np.float32)))
     close(result, expected)
+
+
+def test_global_median_index_is_zero_as_mindspore():
+    """MindSpore 2.10 CPU printed index 0 for every global median (the median 5 of [9, 1, 5, 7, 3] too)."""
+    for values, median in (([[1, 7, 6], [5, 1, 3], [9, 17, 1]], 5), ([9, 1, 5, 7, 3], 5), ([[2.0, 8.0], [6.0, 4.0]], 4)):
+        value, index = ops.Median(global_median=True)(Tensor(np.array(values)))
+        assert value.asnumpy() == median and index.asnumpy() == 0 and index.dtype == int64
+    value, index = ops.Median(global_median=True, ignore_nan=True)(Tensor(np.array([9.0, 1.0, 5.0])))
+    assert value.asnumpy() == 5 and index.asnumpy() == 0
+    _, indices = ops.Median(axis=0)(Tensor(np.array([[5, 1, 2], [3, 5, 7], [1, 6, 4]])))
+    assert indices.asnumpy().tolist() == [1, 1, 2]

@@ -5,7 +5,8 @@ as in MindSpore); a string or None operand raises MindSpore 2.10's TypeError ('F
 ``_refused``); other operands give ``NotImplemented`` so Python raises its usual TypeError.
 Augmented assignment (``x += y``) makes a new Tensor in PyNative, as in MindSpore (an alias of
 ``x`` keeps the old value; ``x.add_(y)`` is the in-place form); in user code that GRAPH_MODE or
-``ms.jit`` compiles it updates ``x`` in place, as MindSpore's graph does (see ``_augmented``).
+``ms.jit`` compiles, ``+= -= *= /= //= %=`` update ``x`` in place, as MindSpore's graph does (see
+``_augmented``); ``**= @= &= |= ^=`` never do.
 ``x == None`` is False, as in MindSpore.
 """
 import sys
@@ -175,6 +176,12 @@ def _invert(self):
     return functional.logical_not(self)
 
 
+# The operators whose augmented form MindSpore 2.10's graph stores into ``x``; ``x **= y``, ``x @= y``,
+# ``x &= y``, ``x |= y`` and ``x ^= y`` rebind the name only (the caller's Tensor, an alias and a
+# Parameter keep their values), in compiled code as in PyNative.
+_IN_PLACE = {"add", "sub", "mul", "floordiv", "mod"}
+
+
 def install():
     """Set the operator methods on ``Tensor``."""
     table = {"add": "add", "sub": "sub", "mul": "mul", "floordiv": "floor_divide", "mod": "remainder",
@@ -183,7 +190,7 @@ def install():
         forward, reflected = _binary(op_name)
         setattr(Tensor, f"__{name}__", forward)
         setattr(Tensor, f"__r{name}__", reflected)
-        setattr(Tensor, f"__i{name}__", _augmented(forward))
+        setattr(Tensor, f"__i{name}__", _augmented(forward) if name in _IN_PLACE else forward)
     Tensor.__truediv__ = _truediv
     Tensor.__itruediv__ = _augmented(_truediv)
     Tensor.__rtruediv__ = _rtruediv

@@ -36,3 +36,20 @@ def test_identity_is_a_new_tensor_and_a_passthrough_is_not(mode):
     assert copied is not x and passed is x and parameter is weight
     np.testing.assert_array_equal(copied.asnumpy(), [0.0, 1.0, 2.0])
     assert copied.dtype == ms.float32
+
+
+def test_identity_n_gives_a_tuple_of_new_tensors_and_checks_its_input():
+    """MindSpore 2.10 CPU: a tuple for a list or a tuple (new Tensors, ``is`` False); a lone Tensor or a non-Tensor
+    item is a TypeError, an empty list a ValueError."""
+    a, b = Tensor(np.ones((2, 2), np.float32)), Tensor(np.array([1, 2], np.int64))
+    for inputs in ([a, b], (a, b)):
+        result = ops.IdentityN()(inputs)
+        assert type(result) is tuple and len(result) == 2 and result[0] is not a
+        np.testing.assert_array_equal(result[1].asnumpy(), [1, 2])
+        assert result[1].dtype == ms.int64
+    with pytest.raises(TypeError, match="list or tuple"):
+        ops.IdentityN()(a)
+    with pytest.raises(TypeError, match=r"x\[0\]"):
+        ops.IdentityN()([1, 2])
+    with pytest.raises(ValueError, match="at least one"):
+        ops.IdentityN()([])

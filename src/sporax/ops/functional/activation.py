@@ -21,6 +21,7 @@ from sporax.core import dtype as mstype, random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.functional._args import axis_index, numpy_dtype
+from sporax.ops.functional.kernel_rounding import exact_divide, float16_softmax
 from sporax.ops.op_table import (ANY, FLOAT_NUMBER, INEXACT, INT_TUPLE, NUMBER, TO_FLOAT, CellSpec, Distribution,
                                   Sample, op, spelling)
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
@@ -189,6 +190,10 @@ def _axes(op_name, axis, ndim):
     return axis_index(op_name, "axis", axis, ndim)
 
 
+def _softmax(array, axes):
+    return float16_softmax(array, axes) if array.dtype == jnp.float16 else jax.nn.softmax(array, axes)
+
+
 def _softmax_dtype(op_name, array, dtype):
     return array if dtype is None else array.astype(numpy_dtype(op_name, "dtype", dtype))
 
@@ -203,7 +208,7 @@ def _softmax_dtype(op_name, array, dtype):
 def softmax(input, axis=-1, *, dtype=None):
     """``exp(input) / sum(exp(input))`` along ``axis`` (computed in ``dtype`` when given)."""
     array = _softmax_dtype("softmax", input, dtype)
-    return jax.nn.softmax(array, _axes("softmax", axis, array.ndim))
+    return _softmax(array, _axes("softmax", axis, array.ndim))
 
 
 @op(mint=spelling("log_softmax", "input, dim=None, *, dtype=None", logits="input if dtype is None else input.astype(dtype)",
@@ -228,7 +233,7 @@ def log_softmax(logits, axis=-1):
 def softmin(x, axis=-1, *, dtype=None):
     """``softmax(-x)`` along ``axis``."""
     array = _softmax_dtype("softmin", x, dtype)
-    return jax.nn.softmax(-array, _axes("softmin", axis, array.ndim))
+    return _softmax(-array, _axes("softmin", axis, array.ndim))
 
 
 def _softplus_kernel(input, beta, threshold):
@@ -303,7 +308,7 @@ def hardswish(input):
     # MindSpore's kernel is piecewise with a true division by 6 in the input's dtype; jax.nn.hard_swish
     # multiplies by a rounded 1/6 and differs in the last bit on about one input in five.
     return jnp.where(input >= 3, input,
-                     jnp.where(input <= -3, jnp.zeros_like(input), _divide_by_six(input * (input + 3))))
+                     jnp.where(input <= -3, jnp.zeros_like(input), exact_divide(input * (input + 3), 6)))
 
 
 @op(dtypes=NUMBER, primitive="HSigmoid", cells=(CellSpec("HSigmoid"), CellSpec("Hardsigmoid", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
@@ -315,16 +320,7 @@ def hardsigmoid(input):
         return jax.lax.div(jnp.clip(input + 3, 0, 6), jnp.asarray(6, input.dtype))
     # MindSpore computes float16 in float32 and rounds once; its division is exact (jax.nn's is not).
     wide = input.astype(jnp.float32) if input.dtype == jnp.float16 else input
-    return _divide_by_six(jnp.clip(wide + 3, 0, 6)).astype(input.dtype)
-
-
-def _divide_by_six(value):
-    """``value / 6`` correctly rounded: XLA's CPU code multiplies by a rounded reciprocal when the divisor is a
-    constant or a broadcast, so the divisor is an array of sixes behind an optimization barrier. The sixes are
-    computed from ``value`` (``value * 0 + 6``, which XLA does not fold for floats) so that under vmap they are
-    batched with it: an unbatched array would be broadcast after the barrier, and rounded again (the
-    static_graph_expert_programming tutorial page compares vmap with a loop bit for bit)."""
-    return value / jax.lax.optimization_barrier(value * 0 + 6)
+    return exact_divide(jnp.clip(wide + 3, 0, 6), 6).astype(input.dtype)
 
 
 @op(dtypes=ANY, cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),),

@@ -47,25 +47,71 @@ def _bool_preserving(function):
     return apply
 
 
+def _float_operands(a, b):
+    """The real floating dtype ``a`` and ``b`` promote to, or None (integers, Bool and complex keep jnp's kernels)."""
+    dtype = jnp.result_type(a, b)
+    return dtype if dtype.kind == "f" else None
+
+
 def _floor_quotient(a, b):
-    """``floor(a / b)``; a complex quotient floors its real part and drops the imaginary one, as MindSpore 2.10's
-    FloorDiv does (jnp.floor_divide refuses complex operands)."""
+    """``floor(a / b)``. A float quotient is taken in the next wider dtype (Float64 for Float32, Float32 for
+    Float16) and floored there, as MindSpore 2.10's CPU FloorDiv: ``1 // 0.1`` is 9, ``inf // 2`` inf, and a zero
+    has the quotient's sign (``-0.0 // -2`` is 0.0). A complex quotient floors its real part and drops the
+    imaginary one (jnp.floor_divide refuses complex operands)."""
     if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
         quotient = jnp.true_divide(a, b)
         return jnp.floor(quotient.real).astype(quotient.dtype)
-    return jnp.floor_divide(a, b)
+    dtype = _float_operands(a, b)
+    if dtype is None:
+        return jnp.floor_divide(a, b)
+    wide = np.float64 if dtype.itemsize >= 4 and jax.config.jax_enable_x64 else np.float32
+    a, b = (jnp.asarray(value).astype(dtype).astype(wide) for value in (a, b))
+    return jnp.floor(_exact_quotient(a, b)).astype(dtype)
+
+
+def _exact_quotient(a, b):
+    """``a / b`` rounded once: the divisor, broadcast, goes behind an optimization barrier so that XLA cannot turn the
+    division by a scalar or a row into a multiplication by its reciprocal (``6 / 3`` could floor to 1)."""
+    a, b = jnp.broadcast_arrays(a, b)
+    return a / jax.lax.optimization_barrier(b)
 
 
 def _floor_remainder(a, b):
-    """``a - b * floor(a / b)``, complex operands with ``_floor_quotient``'s floor (MindSpore 2.10's FloorMod)."""
-    if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
-        return a - b * _floor_quotient(a, b)
-    return jnp.remainder(a, b)
+    """``a - floor(a / b) * b`` in the operands' dtype, the quotient ``_floor_quotient``'s, as MindSpore 2.10's
+    FloorMod: a zero remainder is 0.0 (never -0.0), ``1 % inf`` is NaN, ``1 % 0.1`` 0.09999996 in Float32."""
+    dtype = _float_operands(a, b)
+    if dtype is None or jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
+        if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
+            return a - b * _floor_quotient(a, b)
+        return jnp.remainder(a, b)
+    a, b = jnp.asarray(a).astype(dtype), jnp.asarray(b).astype(dtype)
+    return a - _rounded_product(_floor_quotient(a, b), b)
+
+
+def _truncated_remainder(a, b):
+    """``a - trunc(a / b) * b``, every step in the operands' dtype, as MindSpore 2.10's Mod (``ops.fmod``): a zero
+    remainder is 0.0 and ``1 fmod inf`` NaN (C's fmod, ``truncate_mod``'s kernel, gives -0.0 and 1)."""
+    dtype = _float_operands(a, b)
+    if dtype is None or jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
+        return jnp.fmod(a, b)
+    a, b = jnp.asarray(a).astype(dtype), jnp.asarray(b).astype(dtype)
+    return a - _rounded_product(jnp.trunc(_quotient(a, b)), b)
+
+
+def _rounded_product(a, b):
+    """``a * b`` rounded to its dtype before it is used. XLA's CPU backend fuses ``x - a * b`` into one fused
+    multiply-add (optimization barriers and conversions do not stop it), but MindSpore's remainders round the
+    product first (Float32 ``1 % 0.1`` is 0.09999996 there; fused, 0.09999999). A select between the product
+    and a value equal to it (``p + p`` is taken only for NaN) stands between the multiplication and the
+    subtraction, so they are not fused."""
+    product = a * b
+    return jnp.where(product == product, product, product + product)
 
 
 _floor_divide = _bool_preserving(_floor_quotient)
 _remainder = _bool_preserving(_floor_remainder)
-_fmod = _bool_preserving(jnp.fmod)
+_fmod = _bool_preserving(_truncated_remainder)
+_c_fmod = _bool_preserving(jnp.fmod)
 
 
 def _subtract(a, b):
@@ -257,7 +303,7 @@ fmod = _binary_function("fmod", _fmod, np.fmod,
 def truncate_mod(x, y):
     """Return the remainder of truncated division, the sign of ``x`` (numbers only, no Bool)."""
     _refuse_two_bools("truncate_mod", x, y)
-    return _fmod(x, y)
+    return _c_fmod(x, y)
 
 
 @op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow", "pows"),

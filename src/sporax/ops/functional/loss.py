@@ -23,6 +23,7 @@ from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
+from sporax.ops.functional.reduce import divide_exactly
 from sporax.ops.op_table import ANY, INDEX, TO_FLOAT, Sample, op, spelling
 
 
@@ -30,7 +31,15 @@ def _reduce(loss, reduction, weight_sum=None):
     if reduction == "sum":
         return jnp.sum(loss)
     if reduction == "mean":
-        return jnp.sum(loss) / weight_sum if weight_sum is not None else jnp.mean(loss)
+        if weight_sum is not None:
+            return jnp.sum(loss) / weight_sum
+        # the sum divided by the count rounded once, as MindSpore's loss kernels and ReduceMean divide (jnp.mean
+        # multiplies by the count's rounded reciprocal: BinaryCrossEntropy's docstring example gave 0.38240486,
+        # MindSpore 0.38240483)
+        if loss.dtype.kind != "f":
+            return jnp.mean(loss)
+        total = jnp.sum(loss, dtype=np.promote_types(loss.dtype, np.float32))
+        return divide_exactly(total, loss.size).astype(loss.dtype)
     return loss
 
 

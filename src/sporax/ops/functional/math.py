@@ -120,8 +120,39 @@ def sigmoid(input):
 @op(dtypes=INEXACT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
     samples=unary(), reference=np.tanh)
 def tanh(input):
-    "Return the hyperbolic tangent of ``input``."
+    """Return the hyperbolic tangent of ``input``; Float32 and Float16 as MindSpore 2.10's CPU kernel computes it
+    (``_rational_tanh``), other dtypes exactly."""
+    if input.dtype in (np.float32, np.float16) and jax.config.jax_enable_x64:
+        return _rational_tanh(input)
     return jnp.tanh(input)
+
+
+def _fused(a, b, c):
+    """``a * b + c`` rounded once to Float32 (a fused multiply-add): the Float32 product is exact in Float64."""
+    return (a.astype(np.float64) * b + c).astype(np.float32)
+
+
+@jax.custom_jvp
+def _rational_tanh(input):
+    """MindSpore 2.10's CPU tanh: the [7/6] Pade approximant of tanh (the continued fraction's seventh
+    convergent) in Float32 with fused multiply-adds, and +-1 beyond +-5; so ``tanh(5.0)`` is 1.0000098. Float16
+    computes in Float32 and rounds. Recorded on 240016 Float32 points in [-12, 12] and 20000 random ones: every
+    value equal (an exact tanh differed in 65% of them, by up to 1612 ulp)."""
+    x = input.astype(np.float32)
+    square = x * x
+    numerator = _fused(_fused(square + 378, square, 17325), square, 135135) * x
+    denominator = _fused(_fused(_fused(square, 28, 3150), square, 62370), square, 135135)
+    bound = jnp.ones_like(x)
+    return jnp.where(x > 5, bound, jnp.where(x < -5, -bound, numerator / denominator)).astype(input.dtype)
+
+
+@_rational_tanh.defjvp
+def _rational_tanh_jvp(primals, tangents):
+    # MindSpore's TanhGrad: dy * (1 - y * y), the bracket one fused multiply-add in Float32 (recorded: all of
+    # 20000 random values, Float32 and Float16; 1 - y * y rounded twice differed in 60%)
+    result = _rational_tanh(*primals)
+    y = result.astype(np.float32)
+    return result, (tangents[0].astype(np.float32) * _fused(-y, y, 1)).astype(result.dtype)
 
 
 sin = _float_function("sin", jnp.sin, np.sin, "Return the sine of ``input`` (radians).", primitive="Sin")

@@ -310,12 +310,20 @@ class HistogramFixedWidth(Primitive):
 
 
 class IdentityN(Primitive):
-    """The list or tuple of tensors ``x``, unchanged."""
+    """The tensors of the list or tuple ``x`` as a tuple of new Tensors with the same values (a list gives a
+    tuple too, as in MindSpore 2.10)."""
 
     def __call__(self, x):
-        if not isinstance(x, (list, tuple)) or not all(isinstance(item, Tensor) for item in x):
+        if not isinstance(x, (list, tuple)):
             raise TypeError(f"For '{self.name}', 'x' must be a list or tuple of Tensors, but got {describe(x)}.")
-        return type(x)(x)
+        if not x:
+            raise ValueError(f"For '{self.name}', 'x' must hold at least one Tensor, but got an empty "
+                             f"{type(x).__name__}.")
+        for index, item in enumerate(x):
+            if not isinstance(item, Tensor):
+                raise TypeError(f"For '{self.name}', each item of 'x' must be a Tensor, but x[{index}] is "
+                                f"{describe(item)}.")
+        return tuple(Tensor._wrap(item._value) for item in x)
 
 
 class identity(Primitive):  # noqa: N801 - MindSpore's (deprecated) Primitive name, kept verbatim

@@ -1,10 +1,9 @@
 """``nn.Cell``: the base class of every layer and network (``mindspore.nn.Cell``).
 
-A Cell owns an ordered table of Parameters (``_params``) and of child Cells (``_cells``),
-filled by attribute assignment. ``__call__`` runs ``construct`` eagerly in PYNATIVE_MODE; in
-GRAPH_MODE the top-level call hands the Cell to ``sporax.graph.cell_jit.call_compiled``, which
-traces ``_construct_eager``; a Cell called while a trace runs (a child, or a Cell inside
-``ms.jit``) runs inline.
+A Cell owns an ordered table of Parameters (``_params``) and of child Cells (``_cells``), filled by attribute
+assignment. ``__call__`` runs ``construct`` eagerly in PYNATIVE_MODE; in GRAPH_MODE the top-level call hands the
+Cell to ``sporax.graph.cell_jit.call_compiled``, which traces ``_construct_eager``; a Cell called while a trace
+runs (a child, or a Cell inside ``ms.jit``) runs inline.
 
 Example:
     >>> import numpy as np

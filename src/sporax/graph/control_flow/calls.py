@@ -60,8 +60,20 @@ def _call(function, args, kwargs):
     interpreted_calls.refuse_below_lax(function, args, kwargs)
     if isinstance(getattr(function, "__self__", None), str) and getattr(function, "__name__", None) == "format":
         _check_format(args, kwargs)
-    if isinstance(getattr(function, "__self__", None), list):
-        list_methods.check(getattr(function, "__name__", ""), function.__self__, args, kwargs)
+    owner = getattr(function, "__self__", None)
+    if type(owner) is list and isinstance(function, types.BuiltinMethodType):
+        name = getattr(function, "__name__", "")
+        list_methods.check(name, owner, args, kwargs)
+        result = function(*args, **kwargs)
+        list_methods.note(name, owner)
+        return list_methods.counted(name, owner, result)
+    if isinstance(owner, list):
+        list_methods.check(getattr(function, "__name__", ""), owner, args, kwargs)
+    if type(owner) is dict and getattr(function, "__name__", "") == "pop" and \
+            isinstance(function, types.BuiltinMethodType):
+        result = function(*args, **kwargs)
+        list_methods.check_dict_pop(result)
+        return result
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""

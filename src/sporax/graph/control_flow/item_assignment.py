@@ -232,8 +232,10 @@ def changed_copy(container, method, *args, **kwargs):
     if type(container) is list:
         list_methods.check(method, container, args, kwargs)
     if method in _VALUE_METHODS.get(type(container), ()):
-        container = type(container)(container)
+        source, container = container, type(container)(container)
+        list_methods.carry(source, container)
     getattr(container, method)(*args, **kwargs)
+    list_methods.note(method, container)
     return container
 
 

@@ -3,8 +3,17 @@
 MindSpore's graph runs ``list.pop``/``insert``/``extend`` as its own sequence operations, whose errors
 name them (``ListInplaceInsert``) or the graph's scalar types (``StringImm``); a wrong number of arguments is
 its function-arity error. ``check`` raises those before Python's list method would raise its own.
+
+A list that ``insert``/``extend``/``pop``/``reverse`` changed in place becomes a run-time list in MindSpore's
+graph: its ``index``/``count`` then give int64 Tensors (``counted``), where a constant list gives ints.
+A scalar popped from a dict raises its ``TupleGetItem`` error (``check_dict_pop``).
 """
+import numpy as np
+
 # The arguments each list method takes (MindSpore's arity error counts the list too)
+_SHARED_CHANGES = frozenset(("insert", "extend", "pop", "reverse"))
+_RUN_TIME = {}  # id -> a list changed in place (held, so no other list takes its id)
+_MAX_RUN_TIME = 4096
 _ARITY = {"append": 1, "extend": 1, "insert": 2, "remove": 1, "count": 1, "reverse": 0, "clear": 0}
 
 
@@ -41,3 +50,38 @@ def check(name, items, args, kwargs):
     if name == "extend" and len(args) == 1 and isinstance(args[0], (int, float, bool, str)):
         raise TypeError(f"For ListInplaceExtend, the second input should be tuple or list but got: "
                         f"{_abstract(args[0])}")
+
+
+def note(name, items):
+    """Note ``items`` as a run-time list after ``items.name(...)`` changed it in place."""
+    if name in _SHARED_CHANGES:
+        if len(_RUN_TIME) >= _MAX_RUN_TIME:
+            _RUN_TIME.clear()
+        _RUN_TIME[id(items)] = items
+
+
+def carry(source, copy):
+    """``copy`` (a changed copy of ``source``: ``append``, ``clear``) is a run-time list where ``source`` was."""
+    if _RUN_TIME.get(id(source)) is source:
+        _RUN_TIME[id(copy)] = copy
+
+
+def counted(name, items, result):
+    """``items.index``/``items.count``'s ``result`` as MindSpore's graph gives it: an int64 Tensor for a list
+    changed in place (``l.insert(0, 9); l.index(9)``), the int for a constant one."""
+    if name in ("index", "count") and _RUN_TIME.get(id(items)) is items and isinstance(result, int):
+        from sporax.core.tensor import Tensor  # core imports graph modules: import when called
+        return Tensor(np.array(result, np.int64))
+    return result
+
+
+_GRAPH_SCALARS = {bool: "Bool", int: "Int64", float: "Float32", str: "String"}
+
+
+def check_dict_pop(value):
+    """MindSpore 2.10's graph unpacks what ``d.pop(key)`` gives as a (dict, value) pair, so a scalar popped from a
+    dict raises its TupleGetItem error."""
+    kind = _GRAPH_SCALARS.get(type(value))
+    if kind is not None:
+        raise TypeError(f"For 'TupleGetItem', input[0] should be Sequence, but got {kind}. (dict.pop of a scalar "
+                        "value in compiled code; read it with d[key] and build the dict without it instead.)")

@@ -134,3 +134,18 @@ def test_list_sort_and_remove_in_jit_differ_from_mindspore_cpu():
     x = Tensor(np.zeros(3, np.float32))
     assert _sort_and_remove(x) == ([1, 2], [2])
     assert ms.jit(_sort_and_remove)(x) == ([1, 2], [2])
+
+
+def test_dividing_an_int_tensor_built_in_jit_gives_float32_unlike_mindspore_cpu():
+    """An int32 Tensor built from a NumPy constant inside ``ms.jit`` and divided (``y / 2``, ``y / y``):
+    MindSpore 2.10 CPU folds it as a constant with NumPy's rules and returns Float64 [2.5, 3.5]; the same
+    Tensor passed in, or in PyNative, gives Float32, as its docs' type promotion says. sporax gives Float32
+    in both places."""
+    @ms.jit
+    def halves(x):
+        y = Tensor(np.array([5, 7], np.int32))
+        return y / 2, y / y
+
+    half, ones = halves(Tensor(np.ones(1, np.float32)))
+    assert half.dtype == ms.float32 and half.asnumpy().tolist() == [2.5, 3.5]
+    assert ones.dtype == ms.float32 and ones.asnumpy().tolist() == [1.0, 1.0]

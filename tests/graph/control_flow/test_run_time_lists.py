@@ -100,3 +100,14 @@ def test_popping_with_a_default_or_as_a_statement_raises_too():
         with pytest.raises(TypeError, match="but got Int64"):
             function(_x())
 
+
+
+def test_a_pop_whose_item_and_dict_nothing_reads_is_dropped():
+    @ms.jit
+    def dropped(x):
+        d = {"a": 1, "b": 2}
+        d.pop("a")
+        return x
+
+    # MindSpore 2.10: [1.] (no error: its graph drops the unread pop)
+    assert dropped(_x()).asnumpy().tolist() == [1.0]

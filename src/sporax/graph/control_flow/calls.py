@@ -3,6 +3,7 @@
 ``runtime`` re-exports these names: the converted code calls ``runtime.call``, ``runtime.item`` and the rest.
 """
 import inspect
+import sys
 import types
 
 import numpy as np
@@ -35,6 +36,12 @@ _SCALAR_BUILTINS = (float, int, complex)
 def call(function, *args, **kwargs):
     """A call in converted code: user functions and methods run converted, everything else as is; arguments
     that do not fit a Python function raise MindSpore's graph errors (``call_arguments``)."""
+    if type(getattr(function, "__self__", None)) is dict and getattr(function, "__name__", "") == "pop" and \
+            isinstance(function, types.BuiltinMethodType):
+        result = function(*args, **kwargs)
+        if not list_methods.pop_dropped(sys._getframe(1)):
+            list_methods.check_dict_pop(result)
+        return result
     try:
         return _call(function, args, kwargs)
     except TypeError:
@@ -69,11 +76,6 @@ def _call(function, args, kwargs):
         return list_methods.counted(name, owner, result)
     if isinstance(owner, list):
         list_methods.check(getattr(function, "__name__", ""), owner, args, kwargs)
-    if type(owner) is dict and getattr(function, "__name__", "") == "pop" and \
-            isinstance(function, types.BuiltinMethodType):
-        result = function(*args, **kwargs)
-        list_methods.check_dict_pop(result)
-        return result
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""

@@ -6,8 +6,10 @@ its function-arity error. ``check`` raises those before Python's list method wou
 
 A list that ``insert``/``extend``/``pop``/``reverse`` changed in place becomes a run-time list in MindSpore's
 graph: its ``index``/``count`` then give int64 Tensors (``counted``), where a constant list gives ints.
-A scalar popped from a dict raises its ``TupleGetItem`` error (``check_dict_pop``).
+A scalar popped from a dict and then read raises its ``TupleGetItem`` error (``check_dict_pop``).
 """
+import dis
+
 import numpy as np
 
 # The arguments each list method takes (MindSpore's arity error counts the list too)
@@ -85,3 +87,25 @@ def check_dict_pop(value):
     if kind is not None:
         raise TypeError(f"For 'TupleGetItem', input[0] should be Sequence, but got {kind}. (dict.pop of a scalar "
                         "value in compiled code; read it with d[key] and build the dict without it instead.)")
+
+
+
+_LOADS = ("LOAD_FAST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CLASSDEREF")
+
+
+def pop_dropped(frame):
+    """Whether MindSpore's graph drops the ``d.pop(k)`` that ``frame`` is calling now: a statement whose item
+    nothing reads, and ``d`` is not read after it either (``d.pop("a"); return d`` reads it)."""
+    instructions = list(dis.get_instructions(frame.f_code))
+    # f_lasti may point into the call's inline cache: the next instruction is the first one after it
+    after = next((index for index, instruction in enumerate(instructions) if instruction.offset > frame.f_lasti),
+                 len(instructions))
+    if after == len(instructions) or instructions[after].opname != "POP_TOP":
+        return False
+    pops = [index for index in range(after) if instructions[index].argval == "pop"
+            and instructions[index].opname in ("LOAD_ATTR", "LOAD_METHOD") and index > 0
+            and instructions[index - 1].opname in _LOADS]
+    if not pops:
+        return True
+    name = instructions[pops[-1] - 1].argval
+    return not any(instruction.opname in _LOADS and instruction.argval == name for instruction in instructions[after:])

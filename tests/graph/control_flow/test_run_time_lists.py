@@ -111,3 +111,44 @@ def test_a_pop_whose_item_and_dict_nothing_reads_is_dropped():
 
     # MindSpore 2.10: [1.] (no error: its graph drops the unread pop)
     assert dropped(_x()).asnumpy().tolist() == [1.0]
+
+
+def test_a_pop_inside_an_expression_gives_the_item_and_leaves_the_dict():
+    @ms.jit
+    def returned(x):
+        d = {"a": 1, "b": 2}
+        return d.pop("a"), d
+
+    @ms.jit
+    def plus_zero(x):
+        d = {"a": 1, "b": 2}
+        v = d.pop("a") + 0
+        return v
+
+    @ms.jit
+    def added(x):
+        d = {"a": 1, "b": 2}
+        return x + d.pop("a")
+
+    @ms.jit
+    def listed(x):
+        d = {"a": 1, "b": 2}
+        v = [d.pop("a")]
+        return v, d
+
+    # MindSpore 2.10: (1, {'a': 1, 'b': 2}), 1, [2.] and ([1], {'a': 1, 'b': 2})
+    assert returned(_x()) == (1, {"a": 1, "b": 2})
+    assert plus_zero(_x()) == 1
+    assert added(_x()).asnumpy().tolist() == [2.0]
+    assert listed(_x()) == ([1], {"a": 1, "b": 2})
+
+
+def test_an_assigned_pop_nothing_reads_is_dropped():
+    @ms.jit
+    def unread(x):
+        d = {"a": 1, "b": 2}
+        v = d.pop("a")
+        return x
+
+    # MindSpore 2.10: [1.]
+    assert unread(_x()).asnumpy().tolist() == [1.0]

@@ -38,10 +38,7 @@ def call(function, *args, **kwargs):
     that do not fit a Python function raise MindSpore's graph errors (``call_arguments``)."""
     if type(getattr(function, "__self__", None)) is dict and getattr(function, "__name__", "") == "pop" and \
             isinstance(function, types.BuiltinMethodType):
-        result = function(*args, **kwargs)
-        if not list_methods.pop_dropped(sys._getframe(1)):
-            list_methods.check_dict_pop(result)
-        return result
+        return list_methods.dict_pop(function, sys._getframe(1), args, kwargs)
     try:
         return _call(function, args, kwargs)
     except TypeError:

@@ -6,7 +6,7 @@ its function-arity error. ``check`` raises those before Python's list method wou
 
 A list that ``insert``/``extend``/``pop``/``reverse`` changed in place becomes a run-time list in MindSpore's
 graph: its ``index``/``count`` then give int64 Tensors (``counted``), where a constant list gives ints.
-A scalar popped from a dict and then read raises its ``TupleGetItem`` error (``check_dict_pop``).
+``d.pop(k)`` follows its graph's statement rules (``dict_pop``).
 """
 import dis
 
@@ -90,22 +90,33 @@ def check_dict_pop(value):
 
 
 
+
 _LOADS = ("LOAD_FAST", "LOAD_DEREF", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_CLASSDEREF")
+_STORES = ("STORE_FAST", "STORE_DEREF", "STORE_GLOBAL", "STORE_NAME")
 
 
-def pop_dropped(frame):
-    """Whether MindSpore's graph drops the ``d.pop(k)`` that ``frame`` is calling now: a statement whose item
-    nothing reads, and ``d`` is not read after it either (``d.pop("a"); return d`` reads it)."""
+def dict_pop(pop, frame, args, kwargs):
+    """``d.pop(k)`` in compiled code, called from ``frame``, as MindSpore 2.10's graph runs it.
+
+    Its graph takes a statement ``t = d.pop(k)`` (or ``d.pop(k)`` alone) as unpacking a (dict, item) pair into
+    ``d`` and ``t``: a scalar item raises ``check_dict_pop``'s TypeError once either is read, and nothing when
+    neither is. A pop inside a larger expression (``return d.pop(k), d``, ``x + d.pop(k)``) gives the item and
+    leaves ``d`` as it was (all recorded)."""
     instructions = list(dis.get_instructions(frame.f_code))
     # f_lasti may point into the call's inline cache: the next instruction is the first one after it
     after = next((index for index, instruction in enumerate(instructions) if instruction.offset > frame.f_lasti),
                  len(instructions))
-    if after == len(instructions) or instructions[after].opname != "POP_TOP":
-        return False
+    following = instructions[after] if after < len(instructions) else None
+    if following is None or following.opname not in ("POP_TOP", *_STORES):
+        items = pop.__self__
+        return items[args[0]] if args and args[0] in items or len(args) < 2 else args[1]
+    result = pop(*args, **kwargs)
     pops = [index for index in range(after) if instructions[index].argval == "pop"
             and instructions[index].opname in ("LOAD_ATTR", "LOAD_METHOD") and index > 0
             and instructions[index - 1].opname in _LOADS]
-    if not pops:
-        return True
-    name = instructions[pops[-1] - 1].argval
-    return not any(instruction.opname in _LOADS and instruction.argval == name for instruction in instructions[after:])
+    read = {instructions[pops[-1] - 1].argval} if pops else set()
+    if following.opname in _STORES:
+        read.add(following.argval)
+    if any(instruction.opname in _LOADS and instruction.argval in read for instruction in instructions[after + 1:]):
+        check_dict_pop(result)
+    return result

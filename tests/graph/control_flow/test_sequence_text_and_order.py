@@ -65,24 +65,3 @@ def test_ordering_decided_before_a_string_and_equality_are_python_results():
 
     # MindSpore 2.10: (True, True, True, True, True, True, True)
     assert ordered(_x()) == (True,) * 7
-
-
-_HELD = ("g", 1)
-
-
-def test_an_f_string_of_a_name_holding_a_tuple_writes_the_graph_text():
-    @ms.jit
-    def local(x):
-        t = ("p",)
-        return f"{t}"
-
-    @ms.jit
-    def argument(x, t):
-        return f"{t}"
-
-    @ms.jit
-    def held(x):
-        return f"{_HELD}"
-
-    # MindSpore 2.10: '(p)', '(q, 2)', '(g, 1)'
-    assert (local(_x()), argument(_x(), ("q", 2)), held(_x())) == ("(p)", "(q, 2)", "(g, 1)")

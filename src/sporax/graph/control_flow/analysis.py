@@ -244,7 +244,7 @@ class UserStatementsPass(ast.NodeTransformer):
 def graph_worded(node):
     """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
     errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
-    graph drops) or a tuple, list, dict, name or shape (written the graph's way: ``formatted_strings``)."""
+    graph drops) or a tuple, list, dict or shape (written the graph's way: ``formatted_strings``)."""
     for child in ast.walk(node):
         if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
             return True
@@ -255,8 +255,8 @@ def graph_worded(node):
 
 
 def _sequence_text(value):
-    """Whether an f-string value is a tuple, list or dict display, a name (which may hold one) or a ``.shape``."""
-    return isinstance(value, (ast.Tuple, ast.List, ast.Dict, ast.Name)) or isinstance(value, ast.Attribute) and \
+    """Whether an f-string value is a tuple, list or dict display or a ``.shape``."""
+    return isinstance(value, (ast.Tuple, ast.List, ast.Dict)) or isinstance(value, ast.Attribute) and \
         value.attr == "shape"
 
 

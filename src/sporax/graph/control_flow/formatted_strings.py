@@ -29,7 +29,7 @@ def formatted(parts, *values):
             continue
         value = next(remaining)  # part: its (conversion, format spec[, applied]); an f-string drops them
         if _traced(value):
-            texts.append(format(value, ""))  # Tensor.__format__: its syntax-level rules, as an unconverted f-string
+            texts.append(str(value))
             pieces.append(value)
             continue
         text = _python_format(value, *part[:2]) if len(part) > 2 else _graph_text(value)

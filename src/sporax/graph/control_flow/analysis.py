@@ -244,20 +244,15 @@ class UserStatementsPass(ast.NodeTransformer):
 def graph_worded(node):
     """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
     errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
-    graph drops) or a tuple, list, dict or shape (written the graph's way: ``formatted_strings``)."""
+    graph drops) or one that is not a literal (a tuple, list or dict is written the graph's way:
+    ``formatted_strings``)."""
     for child in ast.walk(node):
         if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
             return True
         if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None
-                                                      or _sequence_text(child.value)):
-            return True
+                                                      or not isinstance(child.value, ast.Constant)):
+            return True  # a value may be a tuple, list or dict, which the graph writes its own way
     return False
-
-
-def _sequence_text(value):
-    """Whether an f-string value is a tuple, list or dict display or a ``.shape``."""
-    return isinstance(value, (ast.Tuple, ast.List, ast.Dict)) or isinstance(value, ast.Attribute) and \
-        value.attr == "shape"
 
 
 _GRAPH_WORDED = frozenset(["max", "min", "isinstance", "int", "float", "bool"])

@@ -244,14 +244,12 @@ class UserStatementsPass(ast.NodeTransformer):
 def graph_worded(node):
     """Whether the function calls ``max``, ``min``, ``isinstance``, ``int``, ``float`` or ``bool`` (their graph
     errors: ``sequences.SEQUENCE_BUILTINS``) or formats an f-string value with a spec or conversion (which the
-    graph drops) or one that is not a literal (a tuple, list or dict is written the graph's way:
-    ``formatted_strings``)."""
+    graph drops: ``formatted_strings``)."""
     for child in ast.walk(node):
         if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in _GRAPH_WORDED:
             return True
-        if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None
-                                                      or not isinstance(child.value, ast.Constant)):
-            return True  # a value may be a tuple, list or dict, which the graph writes its own way
+        if isinstance(child, ast.FormattedValue) and (child.conversion != -1 or child.format_spec is not None):
+            return True
     return False
 
 

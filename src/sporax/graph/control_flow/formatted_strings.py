@@ -32,24 +32,11 @@ def formatted(parts, *values):
             texts.append(str(value))
             pieces.append(value)
             continue
-        text = _python_format(value, *part[:2]) if len(part) > 2 else _graph_text(value)
+        text = _python_format(value, *part[:2]) if len(part) > 2 else str(value)
         texts.append(text)
         pieces.append(text)
     text = "".join(texts)
     return FormattedText(text, pieces) if any(isinstance(piece, Tensor) for piece in pieces) else text
-
-
-def _graph_text(value):
-    """An f-string's text of a known ``value`` in MindSpore's graph: strings inside a tuple, list or dict value
-    lose their quotes (``f"{('a', 1)}"`` is ``(a, 1)``), a one-item tuple its comma, and a dict's keys are
-    quoted strings (``{'1': z}``)."""
-    if type(value) is tuple:
-        return "(" + ", ".join(_graph_text(item) for item in value) + ")"
-    if type(value) is list:
-        return "[" + ", ".join(_graph_text(item) for item in value) + "]"
-    if type(value) is dict:
-        return "{" + ", ".join(f"'{key}': {_graph_text(item)}" for key, item in value.items()) + "}"
-    return str(value)
 
 
 _CONVERSIONS = {ord("s"): str, ord("r"): repr, ord("a"): ascii}

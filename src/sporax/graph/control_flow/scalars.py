@@ -26,7 +26,6 @@ import numpy as np
 
 from sporax.graph.control_flow import interpreted_calls
 from sporax.graph.control_flow.analysis import UserStatementsPass
-from sporax.graph.control_flow.sequences import check_order
 
 _BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
            "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow}
@@ -98,7 +97,6 @@ def compare(name, left, right):
     """``left <op> right`` for an ordering or equality test: Python floats compare as float32."""
     if type(left) in _NUMBERS and type(right) in _NUMBERS and (type(left) in _FLOATS or type(right) in _FLOATS):
         return _COMPARE[name](float32(left), float32(right))
-    check_order(name, left, right)
     return _COMPARE[name](left, right)
 
 

@@ -192,24 +192,3 @@ def dict_view(mapping, method):
     if not isinstance(mapping, dict):
         return view
     return list(view) if method == "items" else tuple(view)
-
-
-_ORDER_NAMES = {"lt": "lt", "le": "le", "gt": "greater_than", "ge": "greater_equal"}
-_ORDERED = (int, float, bool)
-
-
-def check_order(name, left, right):
-    """``left < right`` (``name`` 'lt', 'le', 'gt', 'ge') on two tuples or two lists in compiled code: MindSpore
-    2.10's graph compares them item by item as numbers, so reaching a string or None item raises its TypeError
-    (``(1, "a") < (1, "b")``), where Python would compare the strings."""
-    kind = type(left)
-    if name not in _ORDER_NAMES or kind not in (tuple, list) or type(right) is not kind:
-        return
-    for first, second in zip(left, right):
-        for item in (first, second):
-            if item is None or isinstance(item, str):
-                raise TypeError(f"For op '{kind.__name__}_{_ORDER_NAMES[name]}' input must be [int32, int64, "
-                                f"float32, float64, bool], but got {item} (compiled code orders tuples and lists "
-                                "of numbers only).")
-        if not (isinstance(first, _ORDERED) and isinstance(second, _ORDERED)) or first != second:
-            return

@@ -107,10 +107,12 @@ CASES = [_setitem_view, _transpose_add_, _select_mul_, _assign_view, _later_view
 def test_a_write_through_a_view_in_jit_reaches_its_root(case):
     expected = _numpy(case)
     np.testing.assert_array_equal(case(Tensor(X.copy())).asnumpy(), expected)  # PyNative
+    if case is _setitem_view:  # MindSpore 2.10 jit (/tmp/ms): ``v[1] = 5`` rebinds v only, y keeps its values
+        expected = X.copy()
     np.testing.assert_array_equal(ms.jit(case)(Tensor(X.copy())).asnumpy(), expected)
 
 
-def test_a_write_through_a_view_in_a_graph_mode_cell_reaches_its_root():
+def test_an_item_set_on_a_row_in_a_graph_mode_cell_leaves_its_root_as_mindspore():
     class WriteSlice(nn.Cell):
         def construct(self, x):
             row = x[0]
@@ -122,7 +124,8 @@ def test_a_write_through_a_view_in_a_graph_mode_cell_reaches_its_root():
         whole, row = WriteSlice()(Tensor(np.zeros((2, 3), np.float32)))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
-    assert whole.asnumpy().ravel().tolist() == [0.0, 50.0, 0.0, 0.0, 0.0, 0.0]
+    # MindSpore 2.10 GRAPH_MODE (/tmp/ms): the row takes the item, x keeps its zeros
+    assert whole.asnumpy().ravel().tolist() == [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert row.asnumpy().tolist() == [0.0, 50.0, 0.0]
 
 
@@ -152,6 +155,8 @@ def test_a_write_through_a_view_of_a_parameter_in_jit_updates_the_parameter(set_
         net = _RowUpdate(set_item)
         if compiled:
             net.construct = ms.jit(net.construct)
+            if set_item:  # MindSpore 2.10 jit (/tmp/ms): ``row[0] = x`` rebinds row only, w keeps its values
+                expected = X.copy()
         out = net(Tensor(np.float32(2.0)))
         np.testing.assert_array_equal(out.asnumpy(), expected)
         np.testing.assert_array_equal(net.w.asnumpy(), expected)
@@ -217,8 +222,9 @@ def test_integer_and_broadcast_views_in_jit():
         out = run(Tensor(ints.copy())).asnumpy()
         assert out.dtype == np.int32
         np.testing.assert_array_equal(out, expected)
-    for run in (broadcast_row, ms.jit(broadcast_row)):
-        np.testing.assert_array_equal(run(Tensor(np.arange(3, dtype=np.float32))).asnumpy(), [7, 1, 2])
+    np.testing.assert_array_equal(broadcast_row(Tensor(np.arange(3, dtype=np.float32))).asnumpy(), [7, 1, 2])
+    # MindSpore 2.10 jit (/tmp/ms): ``b[1, 0] = 7`` rebinds b only
+    np.testing.assert_array_equal(ms.jit(broadcast_row)(Tensor(np.arange(3, dtype=np.float32))).asnumpy(), [0, 1, 2])
 
 
 def test_a_write_into_a_view_of_a_captured_tensor_is_refused_in_a_bare_trace():
@@ -234,9 +240,9 @@ def test_a_write_into_a_view_of_a_captured_tensor_is_refused_in_a_bare_trace():
     np.testing.assert_array_equal(captured.asnumpy(), np.ones((2, 2)))
 
 
-def test_ms_jit_runs_a_write_into_a_captured_tensor_eagerly():
-    """ms.jit cannot rebind a Tensor made outside the function: it runs it eagerly (warned), with PyNative's
-    values (the captured Tensor changes, as in PyNative mode)."""
+def test_ms_jit_item_set_on_a_row_of_a_captured_tensor_rebinds_the_row_only():
+    """As MindSpore 2.10's jit (/tmp/ms): ``row[0] = 5`` on a row of a Tensor made outside the function rebinds
+    the row; the captured Tensor and the output keep its ones."""
     captured = Tensor(np.ones((2, 2), np.float32))
 
     @ms.jit
@@ -245,9 +251,9 @@ def test_ms_jit_runs_a_write_into_a_captured_tensor_eagerly():
         row[0] = 5
         return x + captured
 
-    with pytest.warns(EagerFallbackWarning, match="view of a Tensor"):
-        out = write(Tensor(np.zeros((2, 2), np.float32)))
-    np.testing.assert_array_equal(out.asnumpy(), [[5, 1], [1, 1]])
+    out = write(Tensor(np.zeros((2, 2), np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 1], [1, 1]])
+    np.testing.assert_array_equal(captured.asnumpy(), [[1, 1], [1, 1]])
 
 
 def test_traced_views_add_no_ops_where_nothing_is_written(monkeypatch):

@@ -145,7 +145,7 @@ def compile_phase_key(cell):
     """What keys ``cell``'s programs besides its arguments: in GRAPH_MODE its own phase (``'train'`` until
     ``set_train(False)``; ``set_train`` on a parent leaves it), as MindSpore keys a Cell's graph; None (the
     whole tree's ``training`` flags) in PYNATIVE_MODE, where a compiled step must see every flag as it is now."""
-    if context.get_mode() != context.GRAPH_MODE:
+    if context.get_mode() != context.GRAPH_MODE or not getattr(type(cell), "keys_programs_on_phase", True):
         return None
     return cell.__dict__.get("_phase", "train")
 

@@ -140,6 +140,18 @@ class OnnxGraph:
             predicate = self.node("Cast", [predicate], to=_onnx_type(np.bool_))
         return self.node("Where", [predicate, cases[1], cases[0]])
 
+    def _cond(self, eq, inputs, params):
+        # Both branches are pure (a cond with effects never reaches export), so computing both and selecting by
+        # the index gives the cond's values without ONNX If subgraphs (e.g. the max pools' NaN-rule branch).
+        index, *operands = inputs
+        branches = params["branches"]
+        if len(branches) != 2:
+            raise NotImplementedError("export(file_format='ONNX'): a cond with more than two branches.")
+        false_outputs, true_outputs = (self.emit_jaxpr(branch.jaxpr, branch.consts, operands) for branch in branches)
+        predicate = self.node("Cast", [index], to=_onnx_type(np.bool_))
+        return [self.node("Where", [predicate, true_value, false_value])
+                for false_value, true_value in zip(false_outputs, true_outputs)]
+
     # --- shapes -------------------------------------------------------------------------------
     def _reshape(self, eq, inputs, params):
         return self.node("Reshape", [inputs[0], self.ints(params["new_sizes"])])

@@ -32,6 +32,8 @@ class GraphCell(Cell):
         >>> ms.nn.GraphCell(ms.load("dense.mindir"))(ms.ops.ones((1, 3))).shape
         (1, 2)
     """
+    # A loaded graph has no training-dependent Python: one program serves PyNative and GRAPH_MODE.
+    keys_programs_on_phase = False
 
     def __init__(self, graph, params_init=None, obf_random_seed=None):
         super().__init__(auto_prefix=False)

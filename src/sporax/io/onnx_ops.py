@@ -146,7 +146,9 @@ class OnnxGraph:
         index, *operands = inputs
         branches = params["branches"]
         if len(branches) != 2:
-            raise NotImplementedError("export(file_format='ONNX'): a cond with more than two branches.")
+            raise NotImplementedError(
+                f"export(file_format='ONNX'): a cond with {len(branches)} branches (a switch over more than two "
+                "functions) has no ONNX mapping in sporax yet; export with file_format='MINDIR' instead.")
         false_outputs, true_outputs = (self.emit_jaxpr(branch.jaxpr, branch.consts, operands) for branch in branches)
         predicate = self.node("Cast", [index], to=_onnx_type(np.bool_))
         return [self.node("Where", [predicate, true_value, false_value])

@@ -169,3 +169,26 @@ def test_unknown_num_epochs_use_raises():
     assert len(list(iterator)) == 3
     with pytest.raises(RuntimeError, match="num_epochs"):
         list(iterator)
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: ds.NumpySlicesDataset(np.arange(4), num_parallel_workers=n),
+    lambda n: ds.NumpySlicesDataset(np.arange(4)).map(lambda x: x, num_parallel_workers=n),
+    lambda n: ds.NumpySlicesDataset(np.arange(4)).batch(2, num_parallel_workers=n),
+], ids=["source", "map", "batch"])
+@pytest.mark.parametrize("workers", [0, -1])
+def test_num_parallel_workers_below_one_raises_mindspores_boundary_error(make, workers):
+    # Recorded on MindSpore 2.10 CPU (a 2-core machine): 0 and -1 in a source, map or batch raise
+    # ValueError "num_parallel_workers exceeds the boundary between 1 and 2!" (the bound is cpu_count()).
+    with pytest.raises(ValueError) as info:
+        make(workers)
+    assert str(info.value).splitlines()[0] == (
+        f"num_parallel_workers exceeds the boundary between 1 and {os.cpu_count()}!")
+    assert f"got {workers}" in str(info.value)
+
+
+def test_differs_num_parallel_workers_above_cpu_count_is_accepted():
+    # MindSpore 2.10 raises the same boundary ValueError for more workers than CPUs (recorded: 3 on a
+    # 2-core machine); sporax accepts it and clamps its threads, so zoo scripts that ask for 8 workers run.
+    data = ds.NumpySlicesDataset(np.arange(4), num_parallel_workers=(os.cpu_count() or 1) + 1, shuffle=False)
+    assert [int(row[0]) for row in data.create_tuple_iterator(output_numpy=True)] == [0, 1, 2, 3]

@@ -1,5 +1,7 @@
 """Argument checks with MindSpore's error types and messages that say what to pass instead."""
 
+import os
+
 import numpy as np
 INT32_MAX = 2147483647
 
@@ -58,10 +60,18 @@ def existing_columns(where, name, wanted, available):
 
 
 def workers(where, value):
-    """num_parallel_workers: None (config default) or an int in [1, INT32_MAX]."""
+    """num_parallel_workers: None (config default) or a positive int.
+
+    Below 1 raises MindSpore's ValueError, whose first line names this machine's CPU count. Above the
+    CPU count MindSpore raises the same error, but sporax accepts the value (its pipelines clamp the
+    thread count), so a zoo script's ``num_parallel_workers=8`` still runs on a smaller machine."""
     if value is None:
         return None
-    return integer(where, "num_parallel_workers", value, 1, INT32_MAX)
+    value = integer(where, "num_parallel_workers", value, -INT32_MAX - 1, INT32_MAX)
+    if value < 1:
+        raise ValueError(f"num_parallel_workers exceeds the boundary between 1 and {os.cpu_count()}!\n"
+                         f"{where}: num_parallel_workers must be at least 1, but got {value}.")
+    return value
 
 
 def shards(where, num_shards, shard_id):

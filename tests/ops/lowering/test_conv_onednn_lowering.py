@@ -190,3 +190,10 @@ def test_backward_on_a_one_thread_team_runs_its_parts_in_turn():
     # conv_onednn.cc runs backward-data and backward-weights side by side only on a two-thread OpenMP team (the
     # test machines'); with OMP_NUM_THREADS=1 the other path runs both, one after the other, on the team.
     _assert_script_prints_done(_ONE_THREAD_SCRIPT, OMP_NUM_THREADS="1")
+
+
+@pytest.mark.slow
+def test_backward_with_avx2_kernels_runs_its_parts_in_turn_on_the_team():
+    # Where oneDNN runs AVX2 kernels (no AVX-512, or ONEDNN_MAX_CPU_ISA below it) conv_onednn.cc makes the
+    # backward primitives for the whole two-thread team and runs them one after the other; values as XLA's.
+    _assert_script_prints_done(_ONE_THREAD_SCRIPT, OMP_NUM_THREADS="2", ONEDNN_MAX_CPU_ISA="AVX2")

@@ -10,7 +10,13 @@
 // meets the other thread at barriers, which cost 10-40% of a call's CPU (CPU ms of both, least of 10 alternated
 // calls, b32 3x3, load 16: 64 ch 32x32 52.0 -> 34.5, 128 ch 16x16 48.5 -> 29.4, 256 ch 8x8 42.6 -> 33.4, 512 ch 4x4
 // 72.5 -> 65.7; benchmarks/cpu_speed_notes.md, twentieth pass). With any other team size both run one after the
-// other on the whole team (side by side on more cores would leave the rest idle).
+// other on the whole team (side by side on more cores would leave the rest idle), and so on a CPU whose oneDNN
+// kernels are AVX2 ones (no AVX-512, or ONEDNN_MAX_CPU_ISA below it): there oneDNN's one-thread backward-weights
+// kernel (jit:avx2) takes 1.4-2.6x the time of backward-data, so side by side the data thread idled for the rest
+// of the call (AMD Zen3, b32, one thread, CPU ms: 64 ch 32x32 32 / 52, 256 ch 8x8 25 / 41, 512 ch 4x4 31 / 81;
+// the ResNet-18 step kept 1.65 of 2 cores busy). On the team the step's backward convolutions took 873 against
+// 1172 ms of wall a pass (medians of 10 alternated passes, loaded machine), every layer lower, the 512-channel
+// 4x4 one most (67 against 116 ms); benchmarks/cpu_speed_notes.md, twenty-second pass.
 #include <algorithm>
 #include <array>
 #include <exception>
@@ -56,6 +62,12 @@ bool SeekImplementation(PrimitiveDesc& pd, const char* name) {
   return false;
 }
 
+// Whether oneDNN runs its AVX-512 kernels here (the CPU has them and ONEDNN_MAX_CPU_ISA allows them).
+bool Avx512Kernels() {
+  auto avx512 = static_cast<unsigned>(dnnl::cpu_isa::avx512_core);
+  return (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & avx512) == avx512;
+}
+
 struct Conv {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   memory::desc src, dst, weights_user;
@@ -95,7 +107,7 @@ struct Conv {
     forward = dnnl::convolution_forward(forward_pd);
     // oneDNN sizes a primitive's work split by the team it sees when the primitive is made: one thread here.
     int threads = omp_get_max_threads();
-    side_by_side = threads == 2;
+    side_by_side = threads == 2 && Avx512Kernels();
     if (side_by_side) omp_set_num_threads(1);
     try {
       data_pd = make_data();

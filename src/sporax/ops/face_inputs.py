@@ -49,6 +49,37 @@ mask_input = _of_dtypes(lambda dtype: dtype == np.bool_, "a Bool Tensor", "make 
                         "The array of a Bool mask argument.")
 
 
+def dtype_name(array):
+    """MindSpore's name of an array's dtype (``"Int32"``)."""
+    return str(Tensor._wrap(array).dtype)
+
+
+def accepting(names, first_line):
+    """A reader of a Tensor argument whose MindSpore dtype is one of ``names`` (``("Float32", "Int32")``), else a
+    TypeError whose first line is ``first_line`` formatted with ``got`` (the dtype's name), as MindSpore 2.10's
+    check of the op's Primitive says it, then the op and argument named. Int and Bool inputs it takes become
+    Float32 (the ``TO_FLOAT`` rule)."""
+
+    def read(op_name, arg_name, value):
+        array = array_of(op_name, arg_name, value)
+        got = dtype_name(array)
+        if got not in names:
+            raise TypeError(f"{first_line.format(got=got, lower=got.lower())}\nFor '{op_name}', '{arg_name}' must "
+                            f"be a Tensor of {', '.join(names)}, but got {describe(value)}.")
+        return array.astype(np.float32) if array.dtype.kind in "biu" else array
+
+    read.__doc__ = f"The array of a Tensor argument of dtype {', '.join(names)}."
+    return read
+
+
+def primitive_accepting(primitive, argument, names):
+    """``accepting(names)`` with the first line of MindSpore's Primitive type check: ``For primitive[Digamma], the
+    input argument[input] must be a type of {Tensor[Float16], ...}, but got Tensor[Int32].``"""
+    allowed = ", ".join(f"Tensor[{name}]" for name in names)
+    return accepting(names, f"For primitive[{primitive}], the input argument[{argument}] must be a type of "
+                            f"{{{{{allowed}}}}}, but got Tensor[{{got}}].")
+
+
 def index_input(op_name, arg_name, value):
     """The array of an integer index argument: an Int Tensor, or Python ints and lists of ints (Int64)."""
     if isinstance(value, (list, tuple, numbers.Integral)) and not isinstance(value, bool):

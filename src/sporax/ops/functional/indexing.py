@@ -232,7 +232,8 @@ def masked_select(input, mask):
     # Only the mask decides the shape: the input stays an array of the trace, so the gradient flows to it.
     keep = concrete("masked_select", "mask", mask).astype(bool)
     shape = np.broadcast_shapes(jnp.shape(input), keep.shape)
-    return jnp.broadcast_to(jnp.asarray(input), shape)[np.nonzero(np.broadcast_to(keep, shape))]
+    # flat positions in row-major order: the same elements, and a 0-d pair gives a 1-d result as MindSpore's
+    return jnp.broadcast_to(jnp.asarray(input), shape).reshape(-1)[np.flatnonzero(np.broadcast_to(keep, shape))]
 
 
 def _numpy_nonzero(input, as_tuple=False):

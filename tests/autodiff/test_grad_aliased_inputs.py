@@ -73,3 +73,29 @@ def test_hook_on_an_aliased_input_runs_once_with_the_sum(pynative):
     grads = ops.GradOperation(get_all=True)(Affine())(hooked, u, hooked)
     np.testing.assert_allclose([g.asnumpy().tolist() for g in grads], expected["hooked"])
     np.testing.assert_allclose(seen, expected["hook_calls"])
+
+
+def _product(a, b):
+    return (a * b * b).sum()
+
+
+@ms.jit
+def _grad_of_second_slot(x):
+    return ms.grad(_product, grad_position=1)(x, x)
+
+
+def test_one_tensor_at_two_positions_of_a_product_per_mode():
+    """Recorded on MindSpore 2.10 CPU: PyNative gives the second slot the Tensor's whole gradient (3x^2); under
+    ms.jit and in GRAPH_MODE each slot has its own (b: 2ab = 2x^2, a: b^2 = x^2), though sporax binds the caller's
+    Tensor object to a slot's primal (it bound it to both slots' before)."""
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    np.testing.assert_allclose(ms.grad(_product, grad_position=1)(x, x).asnumpy(), [3.0, 12.0, 27.0])
+    np.testing.assert_allclose(_grad_of_second_slot(x).asnumpy(), [2.0, 8.0, 18.0])
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        first, second = ms.grad(_product, grad_position=(0, 1))(x, x)
+        np.testing.assert_allclose(ms.grad(_product, grad_position=1)(x, x).asnumpy(), [2.0, 8.0, 18.0])
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_allclose(first.asnumpy(), [1.0, 4.0, 9.0])
+    np.testing.assert_allclose(second.asnumpy(), [2.0, 8.0, 18.0])

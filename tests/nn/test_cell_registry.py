@@ -51,3 +51,28 @@ def test_number_assigned_to_parameter_in_construct_pynative_graph_parity():
     assert cell(Tensor(np.ones(2, np.float32))).asnumpy().tolist() == [1.0, 1.0]
     with pytest.raises(TypeError, match="Parameter 'step' already exists in network, can not assign this type"):
         cell(Tensor(np.ones(2, np.float32)))
+
+
+class _Holder(nn.Cell):
+    def __init__(self, name, value):
+        super().__init__()
+        setattr(self, name, value)
+
+    def helper(self):
+        return 1
+
+
+@pytest.mark.parametrize("name", ["cells", "helper"])
+def test_a_cell_under_a_method_name_is_refused(name):
+    # Recorded on MindSpore 2.10 CPU: a Cell under a name its class defines raises KeyError in __init__
+    with pytest.raises(KeyError) as caught:
+        _Holder(name, nn.ReLU())
+    assert str(caught.value) == (f"\"For 'insert_child_to_cell', the {name} child cell already exists in the "
+                                 "network.Cannot insert another child cell with the same name.\"")
+
+
+def test_other_values_and_names_are_kept():
+    # Recorded on MindSpore 2.10 CPU: an int under a method's name, a Cell under 'training' or a new name are set
+    assert _Holder("cells", 3).cells == 3
+    assert isinstance(_Holder("training", nn.ReLU()).training, nn.ReLU)
+    assert isinstance(_Holder("bar", nn.ReLU()).bar, nn.ReLU)

@@ -2,20 +2,20 @@
 
 The user's function may read and write Parameters (BatchNorm statistics, the RNG state): all of its state is
 lifted (``sporax.state``); gradients are taken only w.r.t. the chosen inputs and ``weights``, the rest of the
-state is threaded through and written back. Outside a trace
-(PyNative), the whole forward + backward is compiled per call signature (``jax.jit``) — the fast path of a
-PyNative training loop — unless the function's Python needs values: Cell hooks, ``Tensor.register_hook``,
-``HookBackward``, ``saved_tensors_hooks``, ``if``/``while`` on a tensor, ``asnumpy()``/``item()``, a print of a
-formatted tensor. Then it runs eagerly: ``jax.vjp`` op by op, where every value is concrete, so hooks and prints
-see real numbers as in MindSpore's PyNative mode (the same results; in GRAPH_MODE with one warning). Inside a
-trace (``jit``, GRAPH_MODE Cells, an outer grad) it differentiates inline, so higher-order gradients compose.
+state is threaded through and written back. Outside a trace (PyNative), the whole forward + backward is compiled
+per call signature (``jax.jit``), the fast path of a PyNative training loop, unless the function's Python needs
+values: Cell hooks, ``Tensor.register_hook``, ``HookBackward``, ``saved_tensors_hooks``, ``if``/``while`` on a
+tensor, ``asnumpy()``/``item()``, a print of a formatted tensor. Then it runs eagerly: ``jax.vjp`` op by op, where
+every value is concrete, so hooks and prints see real numbers as in MindSpore's PyNative mode (the same results;
+in GRAPH_MODE with one warning). Inside a trace (``jit``, GRAPH_MODE Cells, an outer grad) it differentiates
+inline, so higher-order gradients compose.
 
 Output structures (checked against MindSpore 2.10):
     grad_position=0 -> Tensor; (0, 1) -> (Tensor, Tensor); weights=[w] -> (Tensor,); weights=w -> Tensor;
     both -> (input_grads, weight_grads); has_aux -> (grads, (aux, ...)); return_ids -> (position, grad) /
     (parameter name, grad) pairs; value_and_grad -> (value, grads) with the function's full output as value;
-    a ``mutable`` tuple/list/dict of Tensors -> in GRAPH_MODE the same container of their gradients,
-    in PyNative no gradient (left out, as for any non-Tensor input).
+    a ``mutable`` tuple/list/dict of Tensors -> in GRAPH_MODE the same container of their gradients, in PyNative
+    no gradient (left out, as for any non-Tensor input). One Tensor at two positions: GRAPH_MODE and jit, per slot.
 """
 import copy
 import os
@@ -262,8 +262,8 @@ class GradFunction:
                 # sees its concrete value, so it can serve as an axis or a shape (MindSpore's ReduceMean(x, axis)).
                 if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
                     call_args[position] = grad_inputs.rebound(args[position], value)
-                elif type(args[position]) is Tensor:  # the caller's very Tensor holds the primal (`a is x`)
-                    bound.append(args[position])
+                elif type(args[position]) is Tensor and (owners is not None or grad_inputs.unique_at(args, position)):
+                    bound.append(args[position])  # the caller's Tensor holds the primal (`a is x`), once only
                     bound_values.append(hooked_leaf(args[position], value))
                 elif not grad_inputs.is_integer(value):
                     call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))

@@ -95,6 +95,11 @@ def container_gradient(original, gradient):
     return items if isinstance(original, list) else tuple(items)
 
 
+def unique_at(args, position):
+    """Whether the Tensor at ``position`` of ``args`` is passed at no other position."""
+    return sum(arg is args[position] for arg in args) == 1
+
+
 def tensor_owners(args, positions):
     """PyNative differentiates Tensors, not argument slots: for each input, the index of the first
     input that is the same Tensor object. When one Tensor is passed at several positions, every one

@@ -85,6 +85,11 @@ def set_attribute(cell, name, value):
         state.pop(name, None)
         if name in params:
             del params[name]
+        if name not in cells and hasattr(type(cell), name):
+            # MindSpore inserts the child only under a name the Cell's class does not already define (a method,
+            # a property, a class attribute); a KeyError prints its message quoted, so it stays MindSpore's own
+            raise KeyError(f"For 'insert_child_to_cell', the {name} child cell already exists in the network."
+                           "Cannot insert another child cell with the same name.")
         if state["_auto_prefix"]:
             value.update_parameters_name(name + ".")
         cells[name] = value

@@ -123,13 +123,13 @@ def refused(function_node):
                                   "raise one of these classes by name.)")
         if isinstance(node, (ast.While, ast.For)) and node.orelse:
             kind = type(node).__name__.lower()
-            return RuntimeError, (f"The '{kind}...else...' statement is not supported now (line {node.lineno}: "
+            return RuntimeError, (f"The '{kind}...else...' statement is not supported now. (line {node.lineno}: "
                                   "move the else branch after the loop, guarded by a flag the loop's 'break' "
                                   "clears).")
         kind = _COMPREHENSION_KINDS.get(type(node))
         if kind is not None and len(node.generators) > 1:
             return TypeError, (f"The 'generators' supports 1 'comprehension' in {kind}, but got "
-                               f"{len(node.generators)} comprehensions (line {node.lineno}: nest one comprehension "
+                               f"{len(node.generators)} comprehensions. (line {node.lineno}: nest one comprehension "
                                "in another, or build the result with a for loop).")
     return None
 

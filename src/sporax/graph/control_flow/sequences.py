@@ -155,6 +155,15 @@ def _over_arrays(sequences):
     return any(isinstance(sequence, np.ndarray) for sequence in sequences)
 
 
+def _filter_function(function):
+    """filter's predicate: MindSpore's graph calls it on each item, so ``filter(None, ...)`` (Python's truth
+    test) is its 'not callable' ValueError."""
+    if function is None:
+        raise ValueError("The object is not callable. Please check code. (filter(None, ...) in GRAPH_MODE and "
+                         "ms.jit calls None on each item: pass a function, e.g. filter(lambda item: item, items).)")
+    return function
+
+
 # MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
 # map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
 # Over a NumPy array its graph runs them in Python instead and returns Python's map/zip iterator.
@@ -165,7 +174,7 @@ SEQUENCE_BUILTINS = {
     zip: lambda *sequences: zip(*sequences) if _over_arrays(sequences) else tuple(zip(*sequences)),
     range: lambda *bounds: tuple(range(*checked_range(*bounds))),
     enumerate: lambda sequence, start=0: tuple(enumerate(_enumerable(sequence), _enumerate_start(start))),
-    filter: lambda function, sequence: list(filter(function, sequence)),
+    filter: lambda function, sequence: list(filter(_filter_function(function), sequence)),
     len: lambda value: _length(value),
     max: lambda *args, **kwargs: _extreme(max, args, kwargs),
     min: lambda *args, **kwargs: _extreme(min, args, kwargs),

@@ -95,3 +95,24 @@ def test_a_ragged_nested_list_is_a_type_error(data):
     # MindSpore 2.10: TypeError "For Tensor, the input_data is [[1, 2], [3]] that contain unsupported element."
     with pytest.raises(TypeError, match=r"input_data is .* that contain unsupported element: .* rectangular"):
         Tensor(data)
+
+
+# Recorded on MindSpore 2.10 CPU: 0-d Tensors from Python and NumPy scalars (dtype and value); sporax puts 0-d
+# values on the device through a compiled identity outside a trace, and stages them as constants inside one.
+SCALARS = [((1.0, None), "Float32", 1.0), ((3, None), "Int64", 3), ((True, None), "Bool", True),
+           ((2**40, None), "Int64", 2**40), ((1.5, "float16"), "Float16", 1.5), ((300, "uint8"), "UInt8", 44),
+           ((np.float64(2.5), None), "Float64", 2.5)]
+
+
+@pytest.mark.parametrize("args, dtype, value", SCALARS)
+def test_scalar_tensor_dtype_and_value(args, dtype, value):
+    data, name = args
+    tensor = Tensor(data, getattr(ms, name)) if name else Tensor(data)
+    assert (str(tensor.dtype), tensor.shape, tensor.asnumpy().item()) == (dtype, (), value)
+
+
+def test_scalar_tensor_made_inside_jit_is_a_constant():
+    import sporax
+    double = sporax.jit(lambda x: x * Tensor(2.0))
+    assert double(Tensor(np.array([1.0, 3.0], np.float32))).asnumpy().tolist() == [2.0, 6.0]
+    assert double(Tensor(np.array([5.0], np.float32))).asnumpy().tolist() == [10.0]

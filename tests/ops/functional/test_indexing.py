@@ -34,3 +34,23 @@ def test_compiled_vmap_gather_still_runs():
     out = ms.jit(lambda x, i: ms.vmap(gather, in_axes=(0, 0, None))(x, i, 0))(
         Tensor(X), Tensor(np.array([[0, 1], [1, 0]], np.int32)))
     np.testing.assert_array_equal(out.asnumpy(), np.stack([X[0][[0, 1]], X[1][[1, 0]]]))
+
+
+# Recorded on MindSpore 2.10 CPU, PyNative, ops.gather of a (3, 4) input along axis 0: the first line of each
+# RuntimeError (a negative index is reported wrapped: -4 -> -1, -5 -> -2). The long index arrays (past
+# indexing._HOST_BOUNDS_SIZE) take the on-device bounds; the short ones are read on the host.
+@pytest.mark.parametrize("indices, reported", [
+    ([0, 3], 3), ([-4, 1], -1), ([0, 1, 2] * 30000 + [3], 3), ([2] * 70000 + [-5], -2)])
+def test_eager_gather_reports_the_index_out_of_range(indices, reported):
+    x = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    message = rf"^For 'Gather', the 'input_indices' should be in the range \[0, 3\), but got {reported}\.$"
+    with pytest.raises(RuntimeError, match=message):
+        ops.gather(x, Tensor(np.array(indices, np.int32)), 0)
+
+
+@pytest.mark.parametrize("count", [2, 90000])
+def test_eager_gather_takes_indices_in_range(count):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    indices = (np.arange(count) % 3 - 1).astype(np.int32)  # -1, 0, 1, ...: -1 is the last row, as in NumPy
+    out = ops.gather(Tensor(x), Tensor(indices), 0)
+    np.testing.assert_array_equal(out.asnumpy(), np.take(x, indices, 0))

@@ -157,3 +157,27 @@ def test_has_aux_takes_python_values_in_a_sequence_or_after_a_tensor():
     assert as_numpy(gradient).tolist() == [2.0, 4.0] and aux == ((1, 2),)
     gradient, aux = grad(lambda a: (total(mul(a, a)), mul(a, a), "tag"), 0, has_aux=True)(x)
     assert as_numpy(aux[0]).tolist() == [1.0, 4.0] and aux[1] == "tag"
+
+
+@pytest.mark.parametrize("api", [grad, value_and_grad])
+@pytest.mark.parametrize("weights", [None, [w]])
+def test_has_aux_refuses_a_function_of_one_output(api, weights):
+    # Recorded on MindSpore 2.10 CPU (the custom-optimizer docs page's train_step): a single Tensor, or a
+    # 1-tuple, under has_aux is "ValueError When has_aux is True, origin fn requires more than one outputs."
+    # in PyNative, under ms.jit too; GRAPH_MODE reports it as RuntimeError.
+    from sporax.core import context
+    from sporax.graph import jit
+
+    position = 0 if weights is None else None
+    for fn in (lambda a: total(mul(a, a)), lambda a: (total(mul(a, a)),)):
+        with pytest.raises(ValueError, match="^When has_aux is True, origin fn requires more than one outputs."):
+            api(fn, position, weights, has_aux=True)(x)
+    with pytest.raises(ValueError, match="origin fn requires more than one outputs"):
+        jit(lambda a: api(lambda b: total(mul(b, b)), position, weights, has_aux=True)(a))(x)
+    previous = context.get_context("mode")
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        with pytest.raises(RuntimeError, match="^When has_aux is True, origin fn requires more than one outputs."):
+            api(lambda a: total(mul(a, a)), position, weights, has_aux=True)(x)
+    finally:
+        context.set_context(mode=previous)

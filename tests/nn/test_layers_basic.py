@@ -226,3 +226,34 @@ def test_float16_dense_rounds_once_in_graph_mode(mode):
             np.testing.assert_array_equal(output.asnumpy(), reference)
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+def test_dense_and_its_ops_promote_no_dtype(mode):
+    """Recorded on MindSpore 2.10 CPU (the mixed-precision tutorial's NetworkFP16Manual feeds Float16 into a
+    Float32 nn.Dense): every dtype mismatch of Dense / ops.dense / ops.bias_add is a TypeError, both modes."""
+    from sporax.core import context
+
+    previous = context.get_context("mode")
+    context.set_context(mode=getattr(context, f"{mode}_MODE"))
+    ones = lambda shape, dtype: Tensor(np.ones(shape), dtype)  # noqa: E731
+    try:
+        with pytest.raises(TypeError, match=r"^For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' "
+                                            r"with type Tensor\[Float16\] and 'x2' with type Tensor\[Float32\]\."):
+            nn.Dense(4, 3)(ones((2, 4), mstype.float16))
+        with pytest.raises(TypeError, match=r"'x1' with type Tensor\[Int32\] and 'x2' with type Tensor\[Float32\]"):
+            nn.Dense(4, 3, has_bias=False)(ones((2, 4), mstype.int32))
+        with pytest.raises(TypeError, match=r"'x1' with type Tensor\[Float32\] and 'x2' with type Tensor\[Float16\]"):
+            nn.Dense(4, 3, dtype=mstype.float16)(ones((2, 4), mstype.float32))
+        with pytest.raises(TypeError, match=r"^For 'Dense', the type of 'x2' should be same as 'x1', but got 'x1' "
+                                            r"with type Tensor\[Float32\] and 'x2' with type Tensor\[Float16\]\."):
+            ops.dense(ones((2, 4), mstype.float32), ones((3, 4), mstype.float16))
+        with pytest.raises(TypeError, match=r"^For Dense, all dtypes should be the same, but got 'input' with "
+                                            r"dtype: Float32 and 'bias' with dtype: Float16\."):
+            ops.dense(ones((2, 4), mstype.float32), ones((3, 4), mstype.float32), ones((3,), mstype.float16))
+        with pytest.raises(TypeError, match=r"^For primitive\[BiasAdd\], the input type must be same\."):
+            ops.bias_add(ones((2, 3), mstype.float32), ones((3,), mstype.float16))
+        # to_float casts the input and computes in Float16 (no error), as MindSpore
+        assert nn.Dense(4, 3).to_float(mstype.float16)(ones((2, 4), mstype.float32)).dtype == mstype.float16
+    finally:
+        context.set_context(mode=previous)

@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import MutableMarker
 from sporax.state.discovery import is_parameter
@@ -174,15 +175,21 @@ def with_scalar_zeros(result, zeros, positions, position_mode, function):
 def differentiated_output(outputs, has_aux, api):
     """What a gradient differentiates of ``fn``'s ``outputs``: all of them, or with ``has_aux`` the first.
 
-    MindSpore 2.10 refuses ``has_aux`` on a function returning ``(loss, aux)`` whose aux is a lone Python
-    scalar, string or None (a Tensor or a sequence is fine).
+    MindSpore 2.10 refuses ``has_aux`` on a function returning one output (ValueError; RuntimeError in GRAPH_MODE), and on one returning
+    ``(loss, aux)`` whose aux is a lone Python scalar, string or None (a Tensor or a sequence is fine).
 
     Example:
         >>> differentiated_output((1.0, (2.0,)), True, "grad")
         1.0
     """
-    if not has_aux or not isinstance(outputs, (tuple, list)):
+    if not has_aux:
         return outputs
+    if not isinstance(outputs, (tuple, list)) or len(outputs) < 2:
+        got = f"a tuple of {len(outputs)}" if isinstance(outputs, (tuple, list)) else f"one {type(outputs).__name__}"
+        # GRAPH_MODE reports it from the graph compiler (RuntimeError); PyNative, even under jit, as ValueError
+        error = RuntimeError if get_mode() == GRAPH_MODE else ValueError
+        raise error(f"When has_aux is True, origin fn requires more than one outputs.\n(For '{api}': the "
+                         f"function returned {got}; return (output, aux, ...).)")
     if len(outputs) == 2 and (outputs[1] is None or isinstance(outputs[1], (bool, int, float, str))):
         raise RuntimeError(f"If you set has_aux for grad or value_and_grad, that forward function should be multi "
                            f"output, but got {type(outputs[1]).__name__} as its second output. (For '{api}': return "

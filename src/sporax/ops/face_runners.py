@@ -46,7 +46,8 @@ def named_error(op_name, error):
     message = str(error)
     # sporax's own errors already say which op; JAX's tracer errors must keep their type (GRAPH mode's
     # eager fallback recognises them).
-    if message.startswith("For '") or f"'{op_name}'" in message or isinstance(error, _JAX_ERRORS):
+    # MindSpore's own spellings name the op too: "For primitive[BiasAdd], ...", "For Dense, ..."
+    if message.startswith("For ") or f"'{op_name}'" in message or isinstance(error, _JAX_ERRORS):
         return error
     return type(error)(f"For '{op_name}', the input is not supported: {message}")
 

@@ -106,6 +106,12 @@ class Dense(Cell):
                              f"but got input shape {tuple(array.shape)}.")
         if self._cast_type is not None:
             weight = weight.astype(array.dtype)
+        elif array.dtype != weight.dtype:
+            # MindSpore's Dense is MatMul + BiasAdd, which promote nothing (Float16 input, Float32 weight)
+            names = [f"Tensor[{mstype.from_numpy_dtype(a.dtype)}]" for a in (array, weight)]
+            raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with type {names[0]} "
+                            f"and 'x2' with type {names[1]}. (In nn.Dense: cast the input to the weight's dtype, or "
+                            "use to_float.)")
         output = Tensor._wrap(_dense(array, weight, self.bias._value if self.has_bias else None, in_compiled_trace()))
         if self.activation_flag:
             output = self.activation(output)

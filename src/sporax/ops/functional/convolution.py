@@ -17,6 +17,7 @@ import numbers
 import jax.numpy as jnp
 from jax import lax
 
+from sporax.core import dtype as mstype
 from sporax.core.product_precision import conv_precision
 from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional import nn_spatial_samples
@@ -207,8 +208,17 @@ def dense(input, weight, bias=None):
     if weight.ndim not in (1, 2) or input.shape[-1:] != weight.shape[-1:]:
         raise ValueError(f"For 'dense', the last dimension of 'input' {input.shape} must match that of "
                          f"'weight' {weight.shape}.")
+    # MindSpore's Dense promotes nothing: each dtype mismatch is a TypeError (recorded on 2.10 CPU)
+    if weight.dtype != input.dtype:
+        raise TypeError(f"For 'Dense', the type of 'x2' should be same as 'x1', but got 'x1' with type "
+                        f"Tensor[{mstype.from_numpy_dtype(input.dtype)}] and 'x2' with type "
+                        f"Tensor[{mstype.from_numpy_dtype(weight.dtype)}].")
+    if bias is not None and bias.dtype != input.dtype:
+        raise TypeError(f"For Dense, all dtypes should be the same, but got 'input' with dtype: "
+                        f"{mstype.from_numpy_dtype(input.dtype)} and 'bias' with dtype: "
+                        f"{mstype.from_numpy_dtype(bias.dtype)}.")
     # complex operands: MindSpore's gradient multiplies by the other operand's conjugate
-    out = conjugate_gradient(jnp.matmul)(input, weight.T.astype(input.dtype))
+    out = conjugate_gradient(jnp.matmul)(input, weight.T)
     return out if bias is None else out + bias.astype(out.dtype)
 
 
@@ -218,7 +228,10 @@ def bias_add(input_x, bias):
     if input_x.ndim < 2 or bias.ndim != 1 or bias.shape[0] != input_x.shape[1]:
         raise ValueError(f"For 'bias_add', 'bias' must be 1-d with one entry per channel (axis 1) of "
                          f"'input_x', but got shape {bias.shape} for 'input_x' of shape {input_x.shape}.")
-    return input_x + bias.astype(input_x.dtype).reshape((1, -1) + (1,) * (input_x.ndim - 2))
+    if bias.dtype != input_x.dtype:
+        raise TypeError(f"For primitive[BiasAdd], the input type must be same. (Got 'input_x' "
+                        f"{mstype.from_numpy_dtype(input_x.dtype)} and 'bias' {mstype.from_numpy_dtype(bias.dtype)}.)")
+    return input_x + bias.reshape((1, -1) + (1,) * (input_x.ndim - 2))
 
 
 @op(inputs=("input", "weight"), dtypes=ANY, indices="input", updates=("weight",), mint="embedding",

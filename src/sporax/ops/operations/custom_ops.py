@@ -67,8 +67,6 @@ class Custom(Primitive):
                 raise TypeError(f"For 'Custom', 'func_type': hybrid, 'func': {func} must be a function decorated "
                                 "by ops.kernel.")
             hybrid_kernel.check_source(func.__wrapped__)
-        elif out_shape is None or out_dtype is None:
-            raise ValueError("For 'Custom' with func_type='pyfunc', 'out_shape' and 'out_dtype' must be given.")
         self.func, self.out_shape, self.out_dtype = func, out_shape, out_dtype
         self.func_type, self.bprop, self.reg_info = func_type, bprop, reg_info
         self._inferred, self._gradient = {}, None
@@ -96,7 +94,9 @@ class Custom(Primitive):
         dtypes = self.out_dtype
         if callable(dtypes):
             dtypes = dtypes(*[mstype.from_numpy_dtype(array.dtype) for array in arrays])
-        if shapes is None or dtypes is None:
+        if self.func_type == "pyfunc":
+            self._check_given(shapes, dtypes)
+        elif shapes is None or dtypes is None:
             inferred_shapes, inferred_dtypes = self._infer(arrays)
             shapes = inferred_shapes if shapes is None else shapes
             dtypes = inferred_dtypes if dtypes is None else dtypes
@@ -109,6 +109,16 @@ class Custom(Primitive):
         specs = [jax.ShapeDtypeStruct(tuple(int(d) for d in shape), mstype.to_numpy_dtype(dtype))
                  for shape, dtype in zip(shapes, dtypes)]
         return specs, multi
+
+    def _check_given(self, shapes, dtypes):
+        """A pyfunc's outputs are what ``out_shape``/``out_dtype`` say (nothing is inferred): as MindSpore,
+        their absence is a TypeError of the call, not of the construction."""
+        prefix = f"For 'Custom', 'func_type': {self.func_type}, 'func': {self.func}"
+        if not isinstance(shapes, (tuple, list)):
+            raise TypeError(f"{prefix}, 'out_shape' must be one of [tuple, list, function], but got {type(shapes)}")
+        if not isinstance(dtypes, (mstype.Type, tuple, list)):
+            raise TypeError(f"{prefix}, 'out_dtype' must be one of [mindspore.dtype, tuple, list, function], "
+                            f"but got {type(dtypes)}")
 
     def _host(self, specs, multi):
         # a DSL kernel may write into its inputs (in-place outputs): give it writable copies

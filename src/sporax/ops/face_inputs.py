@@ -84,8 +84,6 @@ def concrete(op_name, arg_name, array):
     under a trace, the ``UntraceableError`` that makes the compiled caller run eagerly (naming the op)."""
     if isinstance(array, jax.core.Tracer) and jax_private.staged_constant(array) is not None:
         array = jax_private.staged_constant(array)  # a constant of the program being compiled is known
-    if isinstance(array, jax.core.Tracer) and jax_private.concrete_value(array) is not None:
-        array = jax_private.concrete_value(array)  # eager differentiation (PyNative's op-by-op vjp) carries values
     if isinstance(array, jax.core.Tracer):
         raise UntraceableError(f"'{op_name}' gives an output whose shape depends on the values of '{arg_name}', "
                                "which cannot be compiled (inside ms.jit, GRAPH_MODE or a gradient): the function "

@@ -15,11 +15,13 @@ Example:
     >>> indices.asnumpy().tolist(), values.asnumpy().tolist()
     ([[0, 1], [1, 0]], [0.0, 3.0])
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops import op_table, samples
-from sporax.ops.face_inputs import concrete
+from sporax.core import jax_private
+from sporax.ops.face_inputs import concrete as _host_value
 
 _OPERANDS = ("x1_indices", "x1_values", "x1_shape", "x2_indices", "x2_values", "x2_shape")
 
@@ -55,6 +57,14 @@ def merge_union(first, first_values, second, second_values, both, one):
             points.append(point)
             values.append(value)
     return np.array(points, np.int64).reshape(-1, np.shape(first)[1]), np.array(values, a.dtype).reshape(-1)
+
+
+def concrete(op_name, arg_name, array):
+    """The host value of an input the union walk reads: eager differentiation (PyNative's op-by-op vjp) carries
+    it; a compiled trace does not (``face_inputs.concrete``'s error makes the compiled caller run eagerly). The
+    values it gives decide only which rows are kept: the gradient flows through the gathered values."""
+    value = jax_private.concrete_value(array) if isinstance(array, jax.core.Tracer) else None
+    return np.asarray(value) if value is not None else _host_value(op_name, arg_name, array)
 
 
 def _check_operands(op_name, operands, ranks=True):

@@ -241,6 +241,34 @@ def test_sparse_add_drops_small_sums_and_keeps_single_entries():
         _sparse_add([[0, 1]], [5], [[0, 1]], [7], 0, thresh_dtype=ms.float64)
 
 
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_sparse_add_gradient_reaches_the_values_of_the_rows_kept(mode):
+    # MindSpore 2.10 (CPU), recorded with GradOperation(get_all=True, sens_param=True) in both modes: each output
+    # row sends its sensitivity to the values it summed, a dropped sum sends none; indices, shapes and thresh get
+    # zeros (Int64 for the indices and shapes).
+    from sporax.ops.operations.sparse_component_ops import SparseAdd
+    ms.set_context(mode=mode)
+    try:
+        shape = Tensor(np.array([3, 4], np.int64))
+        first, second = Tensor(np.array([[0, 1], [1, 2]], np.int64)), Tensor(np.array([[0, 1], [2, 0]], np.int64))
+        grad = ops.GradOperation(get_all=True, sens_param=True)(lambda *args: SparseAdd()(*args))
+
+        def sens(values):
+            return (Tensor(np.zeros((len(values), 2), np.int64)), Tensor(np.array(values, np.float32)),
+                    Tensor(np.zeros(2, np.int64)))
+
+        out = grad(first, Tensor([1.0, 2.0]), shape, second, Tensor([5.0, 7.0]), shape, Tensor(0.0),
+                   sens([10.0, 20.0, 30.0]))
+        assert [part.asnumpy().tolist() for part in out] == [[[0, 0], [0, 0]], [10.0, 20.0], [0, 0],
+                                                              [[0, 0], [0, 0]], [10.0, 30.0], [0, 0], 0.0]
+        assert out[0].dtype == ms.int64 and out[2].dtype == ms.int64
+        out = grad(first, Tensor([1.0, -2.0]), shape, first, Tensor([-1.0, 2.5]), shape, Tensor(0.5), sens([10.0]))
+        assert [part.asnumpy().tolist() for part in out] == [[[0, 0], [0, 0]], [0.0, 10.0], [0, 0],
+                                                              [[0, 0], [0, 0]], [0.0, 10.0], [0, 0], 0.0]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
 def _sparse_reshape(indices, shape, new_shape):
     from sporax.ops.operations.sparse_component_ops import SparseReshape
     out = SparseReshape()(Tensor(np.array(indices, np.int64)), Tensor(np.array(shape, np.int64)),

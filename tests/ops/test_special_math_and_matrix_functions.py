@@ -167,3 +167,19 @@ def test_tensor_methods_delegate():
     with pytest.raises(TypeError, match="lcm"):
         ops.lcm(t(POS), t(POS))
     assert isinstance(Parameter(t(A), name="a").logdet(), Tensor)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_betainc_gradient_reaches_x_only(dtype):
+    # Recorded on MindSpore 2.10 CPU (GradOperation(get_all=True), both modes): a and b get zeros, x gets
+    # x**(a-1) * (1-x)**(b-1) / B(a, b).
+    from sporax.ops.operations import Betainc
+    a = t(np.array([0.3, 2.0, 1.5], dtype))
+    b = t(np.array([0.7, 3.0, 0.5], dtype))
+    x = t(np.array([0.2, 0.5, 0.9], dtype))
+    close(Betainc()(a, b, x), [0.53759664, 0.6875, 0.60418123])
+    grads = ops.GradOperation(get_all=True)(lambda *args: Betainc()(*args))(a, b, x)
+    close(grads[0], [0.0, 0.0, 0.0])
+    close(grads[1], [0.0, 0.0, 0.0])
+    close(grads[2], [0.8494929075241089, 1.4999988079071045, 1.909859538078308], rtol=1e-5)
+    assert grads[2].dtype == a.dtype

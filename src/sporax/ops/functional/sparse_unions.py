@@ -15,38 +15,56 @@ Example:
     >>> indices.asnumpy().tolist(), values.asnumpy().tolist()
     ([[0, 1], [1, 0]], [0.0, 3.0])
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops import op_table, samples
+from sporax.core import jax_private
+from sporax.ops.face_inputs import concrete as _host_value
 
 _OPERANDS = ("x1_indices", "x1_values", "x1_shape", "x2_indices", "x2_values", "x2_shape")
 
 
-def merge_union(first, first_values, second, second_values, both, one):
-    """The one walk over two index lists: a row in both gets ``both(a, b)`` (None drops it), a row in one list
-    ``one(value, from_first)``. Rows compare on the first list's rank, as MindSpore's kernels compare them."""
+def union_walk(first, second):
+    """The one walk over two index lists: ``(row, i, j)`` for each row of the union in MindSpore's order, ``i``/``j``
+    its position in the first/second list or None. Rows compare on the first list's rank, as MindSpore's kernels
+    compare them."""
     first, second = np.asarray(first), np.asarray(second)
     rank = first.shape[1]
     left, right = first.tolist(), second[:, :rank].tolist()
-    a, b = np.asarray(first_values), np.asarray(second_values)
-    points, values, i, j = [], [], 0, 0
+    i = j = 0
     while i < len(left) or j < len(right):
         if j == len(right) or (i < len(left) and left[i] < right[j]):
-            points.append(left[i])
-            values.append(one(a[i], True))
+            yield left[i], i, None
             i += 1
         elif i == len(left) or right[j] < left[i]:
-            points.append(right[j])
-            values.append(one(b[j], False))
+            yield right[j], None, j
             j += 1
         else:
-            value = both(a[i], b[j])
-            if value is not None:
-                points.append(left[i])
-                values.append(value)
+            yield left[i], i, j
             i, j = i + 1, j + 1
-    return np.array(points, np.int64).reshape(-1, rank), np.array(values, a.dtype).reshape(-1)
+
+
+def merge_union(first, first_values, second, second_values, both, one):
+    """The values over the union of two index lists: a row in both gets ``both(a, b)`` (None drops it), a row in
+    one list ``one(value, from_first)``."""
+    a, b = np.asarray(first_values), np.asarray(second_values)
+    points, values = [], []
+    for point, i, j in union_walk(first, second):
+        value = one(a[i], True) if j is None else one(b[j], False) if i is None else both(a[i], b[j])
+        if value is not None:
+            points.append(point)
+            values.append(value)
+    return np.array(points, np.int64).reshape(-1, np.shape(first)[1]), np.array(values, a.dtype).reshape(-1)
+
+
+def concrete(op_name, arg_name, array):
+    """The host value of an input the union walk reads: eager differentiation (PyNative's op-by-op vjp) carries
+    it; a compiled trace does not (``face_inputs.concrete``'s error makes the compiled caller run eagerly). The
+    values it gives decide only which rows are kept: the gradient flows through the gathered values."""
+    value = jax_private.concrete_value(array) if isinstance(array, jax.core.Tracer) else None
+    return np.asarray(value) if value is not None else _host_value(op_name, arg_name, array)
 
 
 def _check_operands(op_name, operands, ranks=True):
@@ -134,5 +152,23 @@ def sparse_add(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thres
                     ranks=False)
     _same_dtype("SparseAdd", a_values, b_values, ("a_values", "b_values"))
     _same_dtype("SparseAdd", a_values, thresh, ("a_values", "thresh"))
-    points, values, shape = _add_reference(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh)
-    return jnp.asarray(points, a_indices.dtype), jnp.asarray(values), jnp.asarray(shape, a_shape.dtype)
+    # The rows kept come from the host; the values are gathered from the (possibly differentiated) inputs, so
+    # the gradient reaches a_values and b_values as MindSpore's SparseAddGrad sends it (a dropped sum gets none).
+    first, second = concrete("SparseAdd", "a_indices", a_indices), concrete("SparseAdd", "b_indices", b_indices)
+    a, b = concrete("SparseAdd", "a_values", a_values), concrete("SparseAdd", "b_values", b_values)
+    limit = np.abs(concrete("SparseAdd", "thresh", thresh))
+    points, from_a, from_b = [], [], []
+    for point, i, j in union_walk(first, second):
+        if i is not None and j is not None and np.abs(a[i] + b[j]) < limit:
+            continue
+        points.append(point)
+        from_a.append(-1 if i is None else i)
+        from_b.append(-1 if j is None else j)
+    from_a, from_b = np.array(from_a, np.int64), np.array(from_b, np.int64)
+
+    def pick(values, rows):
+        return jnp.where(rows >= 0, jnp.asarray(values)[np.maximum(rows, 0)], jnp.zeros((), values.dtype))
+
+    values = pick(a_values, from_a) + pick(b_values, from_b) if points else jnp.zeros((0,), a_values.dtype)
+    return (jnp.asarray(np.array(points, np.int64).reshape(-1, first.shape[1]), a_indices.dtype), values,
+            jnp.asarray(concrete("SparseAdd", "a_shape", a_shape).reshape(-1), a_shape.dtype))

@@ -62,7 +62,9 @@ def check_gather_indices(input_params, input_indices, axis, batch_dims=0):
     if input_indices is None or not input_indices.size:
         return
     size = input_params.shape[axis_index("gather", "axis", axis, input_params.ndim)]
-    low, high = (int(value) for value in jax.device_get((jnp.min(input_indices), jnp.max(input_indices))))
+    # NumPy, not jnp: under an active jit trace jnp.min of even a constant array is staged (a tracer)
+    indices = np.asarray(input_indices)
+    low, high = int(indices.min()), int(indices.max())
     if low < -size or high >= size:
         raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [0, {size}), but got "
                            f"{high if high >= size else low + size}.")  # MindSpore reports a wrapped negative

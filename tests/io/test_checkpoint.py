@@ -231,3 +231,15 @@ def test_load_param_into_net_falls_back_to_a_wrapper_prefix(strict_load):
         assert result[0] == ["1.bias"]
         np.testing.assert_array_equal(net[0].weight.asnumpy(), np.full((3, 2), 2.0))
         np.testing.assert_array_equal(net[1].weight.asnumpy(), np.full((1, 3), 4.0))
+
+
+def test_bfloat16_safetensors_load(tmp_path):
+    # MindSpore 2.10 CPU writes a bfloat16 Parameter as BF16 in safetensors and loads it back with its values
+    # (recorded: p_bf16 BFloat16 [1.5, -2.25, 3.0]); safetensors.numpy alone refuses BF16
+    params = {"p_bf16": ms.Parameter(ms.Tensor(np.array([1.5, -2.25, 3.0], np.float32), ms.bfloat16), name="p_bf16"),
+              "p_i8": ms.Parameter(ms.Tensor(np.array([-3, 7], np.int8)), name="p_i8")}
+    ms.save_checkpoint(list(params.values()), str(tmp_path / "st.safetensors"), format="safetensors")
+    loaded = ms.load_checkpoint(str(tmp_path / "st.safetensors"), format="safetensors")
+    assert loaded["p_bf16"].dtype == ms.bfloat16 and loaded["p_i8"].dtype == ms.int8
+    np.testing.assert_array_equal(loaded["p_bf16"].float().asnumpy(), [1.5, -2.25, 3.0])
+    np.testing.assert_array_equal(loaded["p_i8"].asnumpy(), [-3, 7])

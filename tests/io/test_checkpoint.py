@@ -243,3 +243,15 @@ def test_bfloat16_safetensors_load(tmp_path):
     assert loaded["p_bf16"].dtype == ms.bfloat16 and loaded["p_i8"].dtype == ms.int8
     np.testing.assert_array_equal(loaded["p_bf16"].float().asnumpy(), [1.5, -2.25, 3.0])
     np.testing.assert_array_equal(loaded["p_i8"].asnumpy(), [-3, 7])
+
+
+@pytest.mark.parametrize("dec_key, first", [
+    (None, "The file may be corrupted, and the content cannot be parsed."),
+    (b"fedcba9876543210", "The file may be encrypted or tempered with, please pass in the correct 'dec_key' or "
+                          "check the file integrity.")])
+def test_encrypted_checkpoint_without_its_key_is_mindspores_value_error(dec_key, first):
+    # first lines recorded on MindSpore 2.10 CPU, loading its own AES-GCM checkpoint without / with a wrong key
+    file_name = fixture_path("mlp_aes_gcm.ckpt")
+    with pytest.raises(ValueError) as caught:
+        ms.load_checkpoint(file_name, dec_key=dec_key, dec_mode="AES-GCM")
+    assert str(caught.value).splitlines()[0] == f"Failed to read the checkpoint file {file_name}. {first}"

@@ -180,10 +180,17 @@ def _read(file_name, dec_key, dec_mode, crc_check, format):
     if format == "safetensors":
         return safetensors_codec.decode(data, file_name, crc_check)
     if encryption.is_encrypted(data):
+        # MindSpore 2.10's first lines, then what sporax knows of the cause
         if dec_key is None:
-            raise ValueError(f"For 'load_checkpoint', {file_name} is encrypted: pass dec_key= "
-                             "(and dec_mode=) to load it.")
-        data = encryption.decrypt(data, dec_key, dec_mode, file_name)
+            raise ValueError(f"Failed to read the checkpoint file {file_name}. The file may be corrupted, and the "
+                             f"content cannot be parsed.\nFor 'load_checkpoint', {file_name} is encrypted: pass "
+                             "dec_key= (and dec_mode=) to load it.")
+        try:
+            data = encryption.decrypt(data, dec_key, dec_mode, file_name)
+        except ValueError as error:
+            raise ValueError(f"Failed to read the checkpoint file {file_name}. The file may be encrypted or tempered "
+                             "with, please pass in the correct 'dec_key' or check the file integrity.\n"
+                             f"{error}") from None
     elif dec_key is not None and len(data) and data[:1] != b"\x0a":
         raise ValueError(f"For 'load_checkpoint', {file_name} is neither a plain nor an encrypted checkpoint.")
     data = ckpt_codec.strip_crc(data, crc_check, file_name)

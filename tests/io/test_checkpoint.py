@@ -255,3 +255,10 @@ def test_encrypted_checkpoint_without_its_key_is_mindspores_value_error(dec_key,
     with pytest.raises(ValueError) as caught:
         ms.load_checkpoint(file_name, dec_key=dec_key, dec_mode="AES-GCM")
     assert str(caught.value).splitlines()[0] == f"Failed to read the checkpoint file {file_name}. {first}"
+
+
+def test_save_into_a_missing_folder_is_file_not_found(tmp_path):
+    # MindSpore 2.10 CPU: FileNotFoundError "[Errno 2] No such file or directory: ..." and no folder or file made
+    with pytest.raises(FileNotFoundError, match=r"\[Errno 2\] No such file or directory"):
+        ms.save_checkpoint(build("mlp"), str(tmp_path / "no" / "such" / "x.ckpt"))
+    assert os.listdir(tmp_path) == []

@@ -11,6 +11,7 @@ Example:
     >>> sorted(ms.load_checkpoint("dense.ckpt"))
     ['bias', 'weight']
 """
+import errno
 import os
 
 import numpy as np
@@ -145,6 +146,10 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if append_dict is not None and not isinstance(append_dict, dict):
         raise TypeError(f"For 'save_checkpoint', append_dict must be a dict, got {type(append_dict).__name__}.")
     file_name = _file_name(ckpt_file_name, format)
+    folder = os.path.dirname(os.path.abspath(file_name))
+    if not os.path.isdir(folder):  # MindSpore 2.10 makes no folders: its write fails
+        raise FileNotFoundError(errno.ENOENT, f"No such file or directory (for 'save_checkpoint', the folder "
+                                f"{folder} does not exist)", file_name)
     records = _collect(save_obj, append_dict, choice_func, integrated_save)
     if format == "safetensors" and enc_key is not None:
         raise ValueError("For 'save_checkpoint', enc_key is not supported with format='safetensors'.")

@@ -231,3 +231,34 @@ def test_load_param_into_net_falls_back_to_a_wrapper_prefix(strict_load):
         assert result[0] == ["1.bias"]
         np.testing.assert_array_equal(net[0].weight.asnumpy(), np.full((3, 2), 2.0))
         np.testing.assert_array_equal(net[1].weight.asnumpy(), np.full((1, 3), 4.0))
+
+
+def test_bfloat16_safetensors_load(tmp_path):
+    # MindSpore 2.10 CPU writes a bfloat16 Parameter as BF16 in safetensors and loads it back with its values
+    # (recorded: p_bf16 BFloat16 [1.5, -2.25, 3.0]); safetensors.numpy alone refuses BF16
+    params = {"p_bf16": ms.Parameter(ms.Tensor(np.array([1.5, -2.25, 3.0], np.float32), ms.bfloat16), name="p_bf16"),
+              "p_i8": ms.Parameter(ms.Tensor(np.array([-3, 7], np.int8)), name="p_i8")}
+    ms.save_checkpoint(list(params.values()), str(tmp_path / "st.safetensors"), format="safetensors")
+    loaded = ms.load_checkpoint(str(tmp_path / "st.safetensors"), format="safetensors")
+    assert loaded["p_bf16"].dtype == ms.bfloat16 and loaded["p_i8"].dtype == ms.int8
+    np.testing.assert_array_equal(loaded["p_bf16"].float().asnumpy(), [1.5, -2.25, 3.0])
+    np.testing.assert_array_equal(loaded["p_i8"].asnumpy(), [-3, 7])
+
+
+@pytest.mark.parametrize("dec_key, first", [
+    (None, "The file may be corrupted, and the content cannot be parsed."),
+    (b"fedcba9876543210", "The file may be encrypted or tempered with, please pass in the correct 'dec_key' or "
+                          "check the file integrity.")])
+def test_encrypted_checkpoint_without_its_key_is_mindspores_value_error(dec_key, first):
+    # first lines recorded on MindSpore 2.10 CPU, loading its own AES-GCM checkpoint without / with a wrong key
+    file_name = fixture_path("mlp_aes_gcm.ckpt")
+    with pytest.raises(ValueError) as caught:
+        ms.load_checkpoint(file_name, dec_key=dec_key, dec_mode="AES-GCM")
+    assert str(caught.value).splitlines()[0] == f"Failed to read the checkpoint file {file_name}. {first}"
+
+
+def test_save_into_a_missing_folder_is_file_not_found(tmp_path):
+    # MindSpore 2.10 CPU: FileNotFoundError "[Errno 2] No such file or directory: ..." and no folder or file made
+    with pytest.raises(FileNotFoundError, match=r"\[Errno 2\] No such file or directory"):
+        ms.save_checkpoint(build("mlp"), str(tmp_path / "no" / "such" / "x.ckpt"))
+    assert os.listdir(tmp_path) == []

@@ -11,6 +11,7 @@ Example:
     >>> sorted(ms.load_checkpoint("dense.ckpt"))
     ['bias', 'weight']
 """
+import errno
 import os
 
 import numpy as np
@@ -145,6 +146,10 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if append_dict is not None and not isinstance(append_dict, dict):
         raise TypeError(f"For 'save_checkpoint', append_dict must be a dict, got {type(append_dict).__name__}.")
     file_name = _file_name(ckpt_file_name, format)
+    folder = os.path.dirname(os.path.abspath(file_name))
+    if not os.path.isdir(folder):  # MindSpore 2.10 makes no folders: its write fails
+        raise FileNotFoundError(errno.ENOENT, f"No such file or directory (for 'save_checkpoint', the folder "
+                                f"{folder} does not exist)", file_name)
     records = _collect(save_obj, append_dict, choice_func, integrated_save)
     if format == "safetensors" and enc_key is not None:
         raise ValueError("For 'save_checkpoint', enc_key is not supported with format='safetensors'.")
@@ -180,10 +185,17 @@ def _read(file_name, dec_key, dec_mode, crc_check, format):
     if format == "safetensors":
         return safetensors_codec.decode(data, file_name, crc_check)
     if encryption.is_encrypted(data):
+        # MindSpore 2.10's first lines, then what sporax knows of the cause
         if dec_key is None:
-            raise ValueError(f"For 'load_checkpoint', {file_name} is encrypted: pass dec_key= "
-                             "(and dec_mode=) to load it.")
-        data = encryption.decrypt(data, dec_key, dec_mode, file_name)
+            raise ValueError(f"Failed to read the checkpoint file {file_name}. The file may be corrupted, and the "
+                             f"content cannot be parsed.\nFor 'load_checkpoint', {file_name} is encrypted: pass "
+                             "dec_key= (and dec_mode=) to load it.")
+        try:
+            data = encryption.decrypt(data, dec_key, dec_mode, file_name)
+        except ValueError as error:
+            raise ValueError(f"Failed to read the checkpoint file {file_name}. The file may be encrypted or tempered "
+                             "with, please pass in the correct 'dec_key' or check the file integrity.\n"
+                             f"{error}") from None
     elif dec_key is not None and len(data) and data[:1] != b"\x0a":
         raise ValueError(f"For 'load_checkpoint', {file_name} is neither a plain nor an encrypted checkpoint.")
     data = ckpt_codec.strip_crc(data, crc_check, file_name)

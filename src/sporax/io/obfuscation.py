@@ -175,6 +175,7 @@ def _obfuscate_file(path, secrets, obf_config, saved_path):
                     parameter.set_data(Tensor(_apply_ops(parameter.asnumpy(), target["weight_obf_ops"], secrets,
                                                          layer)))
     stem = os.path.basename(path).split(".")[0]
+    os.makedirs(os.path.realpath(saved_path), exist_ok=True)
     save_checkpoint([{"name": name, "data": value} for name, value in values.items()],
                     os.path.join(os.path.realpath(saved_path), f"{stem}_obf.ckpt"))
 

@@ -14,7 +14,7 @@ NETWORKS = {"lenet5": "LeNet5", "lenet5_dynamic": "LeNet5", "resnet": "SmallResN
             "attention": "Attention", "conv1d_misc": "Conv1dMisc", "vggish": "VGGish", "lstm_state": "LSTMState",
             "transformer": "Transformer", "for_if": "ForIf", "half": "Half", "methods": "Methods",
             "encoder_dynamic": "Encoder", "lstm_tagger_dynamic": "LSTMTagger", "indexing": "Indexing",
-            "gather_scatter": "GatherScatter"}
+            "gather_scatter": "GatherScatter", "int_ops": "IntOps", "constant_gather": "ConstantGather"}
 
 
 def path(name, suffix=".mindir"):

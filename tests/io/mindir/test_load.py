@@ -13,7 +13,8 @@ from tests.io.mindir.oracle import KEY, inputs_outputs, network, path, tolerance
 
 FIXTURES = ["lenet5", "lenet5_dynamic", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16",
             "pool_net", "gru", "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half",
-            "methods", "indexing", "encoder_dynamic", "lstm_tagger_dynamic", "gather_scatter"]
+            "methods", "indexing", "encoder_dynamic", "lstm_tagger_dynamic", "gather_scatter",
+            "int_ops", "constant_gather"]
 
 
 @pytest.fixture(params=["PYNATIVE", "GRAPH"])
@@ -215,3 +216,12 @@ def test_gradient_through_a_loop_with_a_constant_trip_count():
                              for unit in np.eye(4)])
     (bias_grad,) = [grad.asnumpy() for parameter, grad in zip(weights, grads) if parameter.name.endswith("dense.bias")]
     np.testing.assert_allclose(bias_grad, numeric_bias, rtol=1e-3, atol=1e-4)
+
+
+def test_constant_indices_of_a_gather_compile_into_one_program(recwarn):
+    # the range check of a gather's indices reads the graph's constant without staging it (was a tracer, and the
+    # loaded graph ran eagerly op by op)
+    inputs, expected = inputs_outputs("constant_gather")
+    outputs = _run(nn.GraphCell(ms.load(path("constant_gather"))), inputs)
+    assert not [w for w in recwarn if "eagerly" in str(w.message)]
+    np.testing.assert_allclose(outputs[2].asnumpy(), expected[2])

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from sporax import Tensor
+from sporax.core import dtype as ms_dtype
 import sporax.ops.operations as P
 
 X = np.array([[1.5, -2.0, 3.0, 0.5], [4.0, -1.0, 2.5, -3.5]], np.float32)
@@ -137,3 +138,16 @@ def test_dim_new_and_slice_primitives_as_mindspore_2_10_prints():
     ones = P.NewOnes()(Tensor(np.int32(0)), (2, 3))
     assert ones.asnumpy().tolist() == [[1, 1, 1]] * 2 and str(ones.dtype) == "Int32"
     assert P.NewZeros()(Tensor(np.int32(0)), (2, 3)).asnumpy().tolist() == [[0, 0, 0]] * 2
+
+
+def test_remainder_primitives_of_mindir_files():
+    # recorded on MindSpore 2.10 CPU in GRAPH mode (``Tensor.__mod__`` exports as RemainderTensorScalar)
+    a = Tensor(np.array([-7, 5, -3], np.int32))
+    b = Tensor(np.array([-7.5, 5.25, -3.0], np.float32))
+    np.testing.assert_array_equal(P.RemainderTensorScalar()(a, 3).asnumpy(), np.array([2, 2, 0], np.int32))
+    np.testing.assert_array_equal(P.RemainderTensorScalar()(b, -2.5).asnumpy(), np.array([0, -2.25, -0.5], np.float32))
+    out = P.RemainderTensorScalar()(a, -2.5)
+    assert out.dtype == ms_dtype.float32
+    np.testing.assert_array_equal(out.asnumpy(), np.array([-2, 0, -0.5], np.float32))
+    np.testing.assert_array_equal(P.RemainderTensorTensor()(a, Tensor(np.array([2, -3, 2], np.int32))).asnumpy(),
+                                  np.array([1, -1, 1], np.int32))

@@ -271,7 +271,8 @@ class Interpreter:
                 instance = self._instances[key] = cls(**init)
             operands = _convert_operands(call_names, operands)
             return instance(*operands)
-        except MindIRError:
+        except (MindIRError, jax.errors.JAXTypeError):
+            # a traced value read in Python passes through unchanged: the compile falls back to eager on it
             raise
         except (TypeError, ValueError, NotImplementedError) as error:
             raise self._error(node, f"sporax's {cls.__name__} failed: {error}",

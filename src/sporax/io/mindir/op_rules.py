@@ -32,6 +32,12 @@ def _binary(op_type):
     return lambda builder, params, inputs, avals: node(builder, op_type, inputs, avals[0])
 
 
+def _divide(builder, params, inputs, avals):
+    # JAX's div truncates integers; MindSpore's Div gives Float32 for them, its TruncateDiv keeps the dtype
+    integer = np.issubdtype(np.dtype(avals[0].dtype), np.integer)
+    return node(builder, "TruncateDiv" if integer else "Div", inputs, avals[0])
+
+
 def _identity(builder, params, inputs, avals):
     return list(inputs)
 
@@ -210,7 +216,7 @@ def _rev(builder, params, inputs, avals):
 
 
 RULES = {
-    "add": _binary("Add"), "add_any": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _binary("Div"),
+    "add": _binary("Add"), "add_any": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _divide,
     "max": _binary("Maximum"), "min": _binary("Minimum"), "pow": _binary("Pow"), "atan2": _binary("Atan2"),
     "rem": _binary("Mod"), "nextafter": None,
     "lt": _binary("Less"), "gt": _binary("Greater"), "le": _binary("LessEqual"), "ge": _binary("GreaterEqual"),

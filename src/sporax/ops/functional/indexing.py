@@ -66,11 +66,14 @@ def _device_bounds(indices):
 
 def _index_bounds(indices):
     """``(min, max)`` of a concrete, non-empty index array, as Python ints (one host read)."""
-    if indices.size <= _HOST_BOUNDS_SIZE:
-        values = np.asarray(indices)
-        return int(values.min()), int(values.max())
-    low, high = np.asarray(_device_bounds(indices))
-    return int(low), int(high)
+    if indices.size > _HOST_BOUNDS_SIZE:
+        bounds = _device_bounds(indices)
+        # Under an active jit trace (a graph constant) the program is staged, not run: read on the host then
+        if not isinstance(bounds, jax.core.Tracer):
+            low, high = np.asarray(bounds)
+            return int(low), int(high)
+    values = np.asarray(indices)
+    return int(values.min()), int(values.max())
 
 
 def check_gather_indices(input_params, input_indices, axis, batch_dims=0):

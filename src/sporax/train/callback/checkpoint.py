@@ -179,6 +179,7 @@ class ModelCheckpoint(Callback):
                 append["step_num"] = int(step)
         network = (config.saved_network or params.get("train_network") or params.get("network")
                    or _get_cur_net())
+        os.makedirs(self._directory, exist_ok=True)  # ModelCheckpoint makes its directory; save_checkpoint does not
         save_checkpoint(network, path, integrated_save=config.integrated_save, async_save=config.async_save,
                         append_dict=append, enc_key=config.enc_key, enc_mode=config.enc_mode,
                         crc_check=config.crc_check, format=config.format)

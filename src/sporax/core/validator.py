@@ -243,7 +243,8 @@ def check(arg_name, arg_value, value_name, value, rel=EQ, prim_name=None, excp_c
 
 def _compare_number(arg_value, value, rel, kind, arg_name, prim_name):
     symbol, test = _RELATIONS[rel]
-    subject = f"For '{prim_name}', the '{arg_name}'" if prim_name else f"The '{arg_name}'"
+    named = f"'{arg_name}'" if arg_name is not None else "input value"
+    subject = f"For '{prim_name}', the {named}" if prim_name else f"The {named}"
     expected = f"{kind.__name__} and must {symbol} {value}"
     if isinstance(arg_value, bool):
         raise TypeError(f"{subject} must be {expected}, but got '{arg_value}' with type 'bool'.")
@@ -257,6 +258,54 @@ def _compare_number(arg_value, value, rel, kind, arg_name, prim_name):
 def check_int(arg_value, value, rel, arg_name=None, prim_name=None):
     """Check the int ``arg_value`` stands in relation ``rel`` to ``value`` (``check_int(n, 0, GT, "n")``: n > 0)."""
     return _compare_number(arg_value, value, rel, int, arg_name, prim_name)
+
+
+def check_equal_int(arg_value, value, arg_name=None, prim_name=None):
+    """Check the int ``arg_value`` equals ``value``."""
+    return _compare_number(arg_value, value, EQ, int, arg_name, prim_name)
+
+
+def check_isinstance(arg_name, arg_value, classes):
+    """Check ``arg_value`` is an instance of ``classes`` (a type or a tuple of types; bool counts as int here)."""
+    if not isinstance(arg_value, classes):
+        raise ValueError(f"The parameter '{arg_name}' must be isinstance of {classes}, but got {arg_value}.")
+    return arg_value
+
+
+def _is_plain_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# The wording of the two converter families' errors: (what is expanded, what a container is called, the types taken)
+_EXPANSION_WORDS = {tuple: ("an int number", "input tuple", "integer or tuple[int]"),
+                    (tuple, list): ("an sequence", "input sequence", "integer or tuple[int]/list[int]")}
+
+
+def _expand(count, containers):
+    """A converter of an int or a container of ``count`` ints to a tuple of ``count`` ints (MindSpore's once/twice/
+    triple take tuples, the ``_sequence`` forms lists too: Cells take ``kernel_size=3`` or ``(3, 5)``)."""
+    subject, container, accepted = _EXPANSION_WORDS[containers]
+
+    def convert(value):
+        if _is_plain_int(value):
+            return (value,) * count
+        if not isinstance(value, containers):
+            expanding = "an int number" if containers is tuple else "an input"
+            raise TypeError(f"When expanding {expanding} to tuple, input type must be {accepted}, "
+                            f"but got {type(value)}")
+        if len(value) != count:
+            raise TypeError(f"When expanding {subject} to tuple, {container} dimension must be {count}, "
+                            f"but got {value}")
+        for item in value:
+            if not _is_plain_int(item):
+                raise TypeError(f"When expanding {subject} to tuple, the type of element in {container} must be "
+                                f"an integer, but got {type(item)}.")
+        return tuple(value)
+    return convert
+
+
+once, twice, triple = (_expand(count, tuple) for count in (1, 2, 3))
+once_sequence, twice_sequence, triple_sequence = (_expand(count, (tuple, list)) for count in (1, 2, 3))
 
 
 def check_float(arg_value, value, rel, arg_name=None, prim_name=None):
@@ -289,7 +338,7 @@ class Validator:
     """MindSpore's older spelling: the same checks as static methods (``Validator.check_bool``)."""
 
 
-for _check in (check, check_int, check_float, check_number, check_subclass, check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
+for _check in (check, check_int, check_equal_int, check_isinstance, check_float, check_number, check_subclass, check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
                check_non_negative_int, check_positive_float, check_non_negative_float, check_int_range, check_float_range,
                check_string, check_tensor_dtype_valid, check_type_name):
     setattr(Validator, _check.__name__, staticmethod(_check))

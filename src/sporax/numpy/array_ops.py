@@ -33,7 +33,9 @@ def _pad(arr, pad_width, mode, stat_length, constant_values, end_values, reflect
         options = {"reflect_type": reflect_type}
     else:
         options = {}
-    return jnp.pad(arr, pad_width, mode, **options, **kwargs)
+    # A named mode ignores other keywords, as MindSpore 2.10 does (mindspore_quaternion passes a misspelt
+    # ``constant_value=0``); a function given as the mode still receives them.
+    return jnp.pad(arr, pad_width, mode, **options, **(kwargs if callable(mode) else {}))
 
 
 def _where(condition, x, y):

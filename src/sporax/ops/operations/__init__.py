@@ -188,6 +188,8 @@ from sporax.ops.operations.embedding_cache_ops import UpdateCache  # noqa: E402
 from sporax.ops.operations.ext_ops import *  # noqa: F401,F403,E402 (the names are ext_ops.__all__)
 # MindSpore's fused Ascend-only Primitives (``MoeFinalizeRouting``, ``QuantV2`` ...): importable, refused when called.
 from sporax.ops.operations.ascend_fused_ops import *  # noqa: F401,F403,E402 (the names are ascend_fused_ops.__all__)
+# MindSpore's quantisation-aware-training Primitives (its private ``_quant_ops``): importable, refused when called.
+from sporax.ops.operations.quant_ops import *  # noqa: F401,F403,E402 (the names are quant_ops.__all__)
 # MindSpore keeps TopTypeof in its private ``_inner_ops`` (served by this module): out of ``__all__`` too.
 from sporax.ops.operations.type_query_ops import TopTypeof  # noqa: F401,E402
 from sporax.ops.operations.inplace_ops import TensorCopySlices  # noqa: F401,E402 (also only in ``_inner_ops``)

@@ -62,11 +62,10 @@ def _parameters(spec):
                               *spec_parameters(spec)])
 
 
-def _make(name, attribute_spec, input_spec, instead):
+def refused_primitive(name, attribute_spec, input_spec, message, summary, module=__name__):
+    """A Primitive class with MindSpore's ``__init__`` (its attributes recorded) and call signature, whose call
+    raises NotImplementedError(``message``): for Primitives MindSpore has no kernel for where sporax runs."""
     init_signature = _parameters(attribute_spec)
-    message = (f"{name}: a fused Primitive that MindSpore 2.10 runs on Ascend only (on CPU its kernel is "
-               f"unregistered), and sporax has no kernel for it. Use {instead} instead, or the library's "
-               "non-fused code path (most choose it off Ascend).")
 
     def __init__(self, *values, **settings):
         Primitive.__init__(self, name)
@@ -81,11 +80,19 @@ def _make(name, attribute_spec, input_spec, instead):
 
     __init__.__signature__ = init_signature
     __call__.__signature__ = _parameters(input_spec)
-    doc = (f"MindSpore's fused Ascend Primitive ``{name}``: calling it raises NotImplementedError.\n\n"
+    doc = (f"{summary}: calling it raises NotImplementedError.\n\n"
            f"    Inputs:\n        As MindSpore's ({input_spec.replace(' ', ', ')}).\n\n"
-           f"    Outputs:\n        None: the call raises (use {instead}).\n")
+           f"    Outputs:\n        None: the call raises.\n")
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+                                     "__module__": module})
+
+
+def _make(name, attribute_spec, input_spec, instead):
+    message = (f"{name}: a fused Primitive that MindSpore 2.10 runs on Ascend only (on CPU its kernel is "
+               f"unregistered), and sporax has no kernel for it. Use {instead} instead, or the library's "
+               "non-fused code path (most choose it off Ascend).")
+    return refused_primitive(name, attribute_spec, input_spec, message,
+                             f"MindSpore's fused Ascend Primitive ``{name}`` (use {instead})")
 
 
 for _name, (_attributes, _inputs, _instead) in _TABLE.items():

@@ -58,6 +58,14 @@ def forget_compiled(state):
     structure_changed()
 
 
+def _class_defines(cell, name):
+    """Whether the Cell's class defines ``name`` (a method, a property, a class attribute): MindSpore inserts a child
+    Cell only under a name it does not. A layer's inner Primitive is an instance attribute in MindSpore: not counted."""
+    if not hasattr(type(cell), name):
+        return False
+    return not getattr(getattr(type(cell), name), "instance_attribute_in_mindspore", False)
+
+
 def set_attribute(cell, name, value):
     """Register ``value`` under ``name`` on ``cell`` following MindSpore's rules."""
     from sporax.nn.cell import Cell
@@ -85,9 +93,8 @@ def set_attribute(cell, name, value):
         state.pop(name, None)
         if name in params:
             del params[name]
-        if name not in cells and hasattr(type(cell), name):
-            # MindSpore inserts the child only under a name the Cell's class does not already define (a method,
-            # a property, a class attribute); a KeyError prints its message quoted, so it stays MindSpore's own
+        if name not in cells and _class_defines(cell, name):
+            # A KeyError prints its message quoted, so it stays MindSpore's own
             raise KeyError(f"For 'insert_child_to_cell', the {name} child cell already exists in the network."
                            "Cannot insert another child cell with the same name.")
         if state["_auto_prefix"]:

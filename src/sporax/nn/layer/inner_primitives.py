@@ -29,6 +29,9 @@ class InnerPrimitive:
             subclass lacks what its base holds (MindSpore's Conv3d has no ``conv2d``).
     """
 
+    # MindSpore's layers set these in __init__: a subclass may put a child Cell under the name (cell_registry)
+    instance_attribute_in_mindspore = True
+
     def __init__(self, build):
         self.build = build
         self.name = None

@@ -5,7 +5,8 @@ import struct
 
 import ml_dtypes
 import numpy as np
-from safetensors.numpy import load, save
+from safetensors import deserialize
+from safetensors.numpy import save
 
 
 def _crc(records):
@@ -32,38 +33,24 @@ def encode(entries, crc_check=False, remove_redundancy=None, **unused):
     return save(records, metadata=metadata)
 
 
-def _load_with_bfloat16(data):
-    """``safetensors.numpy.load`` for files holding BF16 tensors (NumPy has no bfloat16; ml_dtypes does)."""
-    length = struct.unpack_from("<Q", data)[0]
-    header = json.loads(data[8:8 + length])
-    records = {}
-    for name, entry in header.items():
-        if name == "__metadata__":
-            continue
-        begin, end = entry["data_offsets"]
-        chunk = data[8 + length + begin:8 + length + end]
-        if entry["dtype"] == "BF16":
-            records[name] = np.frombuffer(chunk, ml_dtypes.bfloat16).reshape(entry["shape"]).copy()
-        else:  # the library reads every other dtype, one tensor at a time
-            records[name] = load(_single(entry, chunk))["t"]
-    return records
+def _dtype(name):
+    """The NumPy dtype of a safetensors dtype name; BF16 is ml_dtypes' (NumPy has none, so safetensors.numpy refuses it)."""
+    if name in ("BOOL", "BF16"):
+        return np.bool_ if name == "BOOL" else ml_dtypes.bfloat16
+    return np.dtype({"F": "float", "I": "int", "U": "uint"}[name[0]] + name[1:])
 
 
-def _single(entry, chunk):
-    header = json.dumps({"t": {"dtype": entry["dtype"], "shape": entry["shape"],
-                               "data_offsets": [0, len(chunk)]}}).encode()
-    header += b" " * (-len(header) % 8)
-    return struct.pack("<Q", len(header)) + header + chunk
+def _load(data):
+    """``{name: ndarray}`` of safetensors bytes: the library parses them, each tensor is viewed in its dtype."""
+    return {name: np.frombuffer(view["data"], _dtype(view["dtype"])).reshape(view["shape"])
+            for name, view in deserialize(data)}
 
 
 def decode(data, file_name, crc_check=False):
     """safetensors bytes -> ``{name: ndarray}`` in sorted name order."""
     try:
         data = bytes(data)
-        try:
-            records = load(data)
-        except Exception:  # noqa: BLE001 - BF16 is what safetensors.numpy refuses; anything else fails again below
-            records = _load_with_bfloat16(data)
+        records = _load(data)
     except Exception as error:
         raise ValueError(f"For 'load_checkpoint', {file_name} is not a readable safetensors file: "
                          f"{error}") from None

@@ -87,6 +87,17 @@ def test_bad_indices(index, error):
         Tensor(X)[index]
 
 
+def test_a_lone_false_index_is_refused_as_mindspore():
+    # MindSpore 2.10, PyNative and graph: x[True] adds an axis, reading x[False] raises (NumPy selects nothing)
+    assert Tensor(X)[True].shape == (1,) + X.shape
+    for index in (False, np.bool_(False)):
+        with pytest.raises(IndexError, match="When tensor is indexed by a bool object, the value only support 'True'"):
+            Tensor(X)[index]
+        tensor = Tensor(X)
+        tensor[index] = 0.0  # MindSpore: changes nothing
+        assert tensor.asnumpy().tolist() == X.tolist()
+
+
 def test_bad_value_shape():
     tensor = Tensor(X)
     with pytest.raises(ValueError, match="cannot be broadcast"):

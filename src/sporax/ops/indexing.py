@@ -180,6 +180,9 @@ def getitem(self, index):
             result = wrap(_leading_axis(array, index))
         views.record(self, result, lambda root: _leading_axis(root, index))
         return result
+    if index is False or isinstance(index, np.bool_) and not index:
+        # MindSpore 2.10 (PyNative and graph) refuses reading x[False], where NumPy selects nothing
+        raise IndexError("When tensor is indexed by a bool object, the value only support 'True'.")
     components = _components(index)
     if any(isinstance(item, _TracedMask) for item in components):
         raise _mask_error("indexing x[mask]")
@@ -271,6 +274,8 @@ def _value_array(value, dtype):
 def setitem(self, index, value):
     """``self[index] = value``: rebind the slot to a new array with the selected elements replaced."""
     array = self._value
+    if index is False or isinstance(index, np.bool_) and not index:
+        return  # selects nothing (NumPy, MindSpore); jnp's .at[False] fails on an assertion
     components = _components(index)
     value = _value_array(value, array.dtype)
     masks = [item for item in components if isinstance(item, _TracedMask)]

@@ -263,3 +263,30 @@ def test_pynative_with_open_runs(tmp_path):
             return x + len(text)
 
     assert Reads()(X).asnumpy().tolist() == [4]
+
+
+def test_dict_update_with_keywords_is_the_graph_call_error():
+    """MindSpore 2.10 (ms.jit and GRAPH_MODE): ``d.update(z=v)`` raises RuntimeError "Got an unexpected keyword
+    argument 'z'", as a statement and inside an expression; ``d.update({...})`` runs."""
+    @ms.jit
+    def statement(x):
+        d = {"x": x}
+        d.update({"y": x}, z=x)
+        return d
+
+    @ms.jit
+    def expression(x):
+        d = {"x": x}
+        return d.update(z=x), d
+
+    @ms.jit
+    def positional(x):
+        d = {"x": x}
+        d.update({"y": x * 2})
+        return d["y"]
+
+    x = Tensor(np.ones(2, np.float32))
+    for function in (statement, expression):
+        with pytest.raises(RuntimeError, match="Got an unexpected keyword argument 'z'"):
+            function(x)
+    assert positional(x).asnumpy().tolist() == [2.0, 2.0]

@@ -39,6 +39,9 @@ def call(function, *args, **kwargs):
     if type(getattr(function, "__self__", None)) is dict and getattr(function, "__name__", "") == "pop" and \
             isinstance(function, types.BuiltinMethodType):
         return list_methods.dict_pop(function, sys._getframe(1), args, kwargs)
+    if type(getattr(function, "__self__", None)) is dict and getattr(function, "__name__", "") == "update" and \
+            isinstance(function, types.BuiltinMethodType):
+        list_methods.check_dict_update(kwargs)
     try:
         return _call(function, args, kwargs)
     except TypeError:

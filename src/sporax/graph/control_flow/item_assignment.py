@@ -231,6 +231,8 @@ def changed_copy(container, method, *args, **kwargs):
     MindSpore's graph); any other method changes ``container`` itself."""
     if type(container) is list:
         list_methods.check(method, container, args, kwargs)
+    if type(container) is dict and method == "update":
+        list_methods.check_dict_update(kwargs)
     if method in _VALUE_METHODS.get(type(container), ()):
         source, container = container, type(container)(container)
         list_methods.carry(source, container)

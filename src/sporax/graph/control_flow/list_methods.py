@@ -54,6 +54,13 @@ def check(name, items, args, kwargs):
                         f"{_abstract(args[0])}")
 
 
+def check_dict_update(kwargs):
+    """MindSpore 2.10's graph ``dict.update`` takes the items as one positional dict: keywords are its call error."""
+    if kwargs:
+        raise RuntimeError(f"Got an unexpected keyword argument '{next(iter(kwargs))}' (dict.update in GRAPH_MODE "
+                           "and ms.jit takes one dict: d.update({'key': value}).)")
+
+
 def note(name, items):
     """Note ``items`` as a run-time list after ``items.name(...)`` changed it in place."""
     if name in _SHARED_CHANGES:

@@ -7,7 +7,9 @@ functions under ``ms.jit``, ``p_`` functions calling compiled code) was run on M
 (a Cell called, a function as it is) and under ``ms.jit`` in PyNative (``ms.jit(cell)``); both modes gave the same
 result for every program. RECORDED holds it in ``summary`` form (an error as its type and the start of its first
 line: sporax may add a hint after it); sporax runs each in both modes. DIFFERENCES pins what sporax does where it
-does not follow MindSpore, why in a comment.
+does not follow MindSpore, why in a comment. graph_syntax_records adds the records of graph_syntax_containers,
+graph_syntax_indexing and graph_syntax_state_flow (containers and strings, Tensor indexing and item assignment,
+Parameters in loops, Cell containers, nested jit, constexpr, jit_class, raised errors, grad through loops).
 """
 import inspect
 
@@ -17,6 +19,7 @@ import pytest
 import sporax as ms
 from sporax import Tensor, nn
 from tests.graph.control_flow import graph_syntax_builtins, graph_syntax_calls, graph_syntax_cell_code
+from tests.graph.control_flow import graph_syntax_records
 
 
 def summary(value):
@@ -381,6 +384,9 @@ DIFFERENCES = {
     },
 }
 
+RECORDED.update(graph_syntax_records.RECORDED)
+DIFFERENCES.update(graph_syntax_records.DIFFERENCES)
+
 
 def test_every_program_has_a_record():
     for module, records in RECORDED.items():
@@ -393,7 +399,8 @@ def _rows(table):
             if table is DIFFERENCES or name not in DIFFERENCES.get(module, {}):
                 for mode in ("graph", "jit"):
                     short = module.__name__.rsplit(".", 1)[1]
-                    yield pytest.param(module, name, mode, record, id=f"{short}-{name}-{mode}")
+                    marks = pytest.mark.slow if name in graph_syntax_records.SLOW else ()
+                    yield pytest.param(module, name, mode, record, id=f"{short}-{name}-{mode}", marks=marks)
 
 
 @pytest.mark.filterwarnings("ignore::sporax.state.EagerFallbackWarning")

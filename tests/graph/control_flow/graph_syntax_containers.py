@@ -388,6 +388,48 @@ class ListCopy(nn.Cell):
         return a, b
 
 
+class TupleOfTensorsNegativeSlice(nn.Cell):
+    def construct(self, x):
+        t = (x, x + 1, x + 2, x + 3)
+        s = t[::-2]
+        return s[0] - s[1], len(s)
+
+
+class StrInCondition(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.act = "relu6"
+
+    def construct(self, x):
+        if "relu" in self.act:
+            return ops.relu(x - 3)
+        return x
+
+
+class FstringNestedSpec(nn.Cell):
+    def construct(self, x):
+        width = 6
+        return f"{x.shape[1]:>{width}}|", f"{1.5:{width}.2f}"
+
+
+class DictSortedIntKeys(nn.Cell):
+    def construct(self, x):
+        d = {2: x * 2, 0: x, 1: x + 1}
+        out = []
+        for k in sorted(d.keys()):
+            out.append(d[k].sum())
+        return out
+
+
+class ListOfTuplesUnpackLoop(nn.Cell):
+    def construct(self, x):
+        pairs = [(1, x), (2, x * 2)]
+        s = x * 0
+        for k, v in pairs:
+            s = s + v * k
+        return s
+
+
 @ms.jit
 def j_list_ops(x):
     a = [x]
@@ -412,3 +454,15 @@ def j_nested_tuple_return(x):
 @ms.jit
 def j_fstring_shape_dtype(x):
     return f"{x.shape}|{x.dtype}|{x.ndim}"
+
+
+@ms.jit
+def j_tuple_index_negative_step_tensors(x):
+    t = (x[0], x[1])
+    return t[::-1]
+
+
+@ms.jit
+def j_max_of_list_of_ints_from_shape(x):
+    dims = [d for d in x.shape]
+    return max(dims), sum(dims), min(dims) * 2

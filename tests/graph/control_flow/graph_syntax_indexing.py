@@ -275,6 +275,20 @@ class IndexArgmaxThenIndex(nn.Cell):
         return x[i]
 
 
+class SetItemWithListValue(nn.Cell):
+    def construct(self, x):
+        y = x * 1
+        y[0] = [7.0, 8.0, 9.0]
+        return y
+
+
+class SetItemTupleOfSlices(nn.Cell):
+    def construct(self, x):
+        y = x * 1
+        y[0:1, 1:3] = Tensor(np.array([[0, 0]], np.float32))
+        return y
+
+
 @ms.jit
 def j_setitem_rows_loop(x):
     y = ops.zeros_like(x)

@@ -8,8 +8,9 @@ functions under ``ms.jit``, ``p_`` functions calling compiled code) was run on M
 result for every program. RECORDED holds it in ``summary`` form (an error as its type and the start of its first
 line: sporax may add a hint after it); sporax runs each in both modes. DIFFERENCES pins what sporax does where it
 does not follow MindSpore, why in a comment. graph_syntax_records adds the records of graph_syntax_containers,
-graph_syntax_indexing and graph_syntax_state_flow (containers and strings, Tensor indexing and item assignment,
-Parameters in loops, Cell containers, nested jit, constexpr, jit_class, raised errors, grad through loops).
+graph_syntax_indexing, graph_syntax_state_flow and graph_syntax_cells_jit (containers and strings, Tensor indexing
+and item assignment, Parameters in loops, raised errors, Cell containers, nested jit, constexpr, jit_class, grad
+through loops).
 """
 import inspect
 

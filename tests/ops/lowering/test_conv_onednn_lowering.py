@@ -58,12 +58,17 @@ def _numpy_convolution(x, w, strides, pads):
 
 
 # (x NHWC, w OIHW, strides, pads): uneven padding and strides; a deep layer on a 4x4 image and a strided one into
-# a 4x4 image, which take oneDNN's direct JIT kernel instead of its brgemm one (conv_onednn.cc's PrefersDirectJit)
+# a 4x4 image, which take oneDNN's direct JIT kernel instead of its brgemm one (conv_onednn.cc's PrefersDirectJit).
+# On AVX2 kernels the weight gradient of these is conv_onednn.cc's GEMM (WeightGradientByGemm); its batch shares:
+# one image for two threads (a thread with none), and images of more than 2048 windows (one a chunk: 2 chunks
+# summed on the second thread).
 @pytest.mark.parametrize("x_shape, w_shape, strides, pads", [
     ((3, 11, 10, 17), (6, 17, 3, 2), (3, 2), ((2, 0), (0, 1))),
     ((2, 4, 4, 32), (48, 32, 3, 3), (1, 1), ((1, 1), (1, 1))),
     ((2, 8, 8, 32), (48, 32, 3, 3), (2, 2), ((1, 1), (1, 1))),
-], ids=["uneven", "tiny_image_direct_jit", "strided_to_tiny_image_direct_jit"])
+    ((1, 5, 6, 16), (8, 16, 3, 3), (1, 1), ((1, 1), (1, 1))),
+    ((3, 47, 46, 16), (8, 16, 3, 3), (1, 1), ((1, 1), (0, 2))),
+], ids=["uneven", "tiny_image_direct_jit", "strided_to_tiny_image_direct_jit", "one_image", "chunks_of_one_image"])
 def test_kernel_matches_xla_and_numpy(x_shape, w_shape, strides, pads):
     rng = np.random.default_rng(1)
     x = rng.standard_normal(x_shape).astype(np.float32)

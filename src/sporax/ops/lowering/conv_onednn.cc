@@ -17,18 +17,30 @@
 // the ResNet-18 step kept 1.65 of 2 cores busy). On the team the step's backward convolutions took 873 against
 // 1172 ms of wall a pass (medians of 10 alternated passes, loaded machine), every layer lower, the 512-channel
 // 4x4 one most (67 against 116 ms); benchmarks/cpu_speed_notes.md, twenty-second pass.
+//
+// On AVX2 kernels the weight gradient of a window wider than 1x1 is no oneDNN convolution primitive at all but a
+// GEMM (WeightGradientByGemm): each thread of the team takes a share of the batch, lays a chunk of its images out
+// as rows of windows (im2col, (kh, kw, C) a row) and accumulates dW (O x kh*kw*C) += dY^T . rows with oneDNN's
+// sgemm on one thread; the shares are added and laid out OIHW at the end. oneDNN 3.2 has no brgemm
+// backward-weights on AVX2 and its jit:avx2 kernel ran at 25-45 GFLOP a CPU-second, the GEMM at 40-50 (AMD Zen3,
+// b32, CPU ms a call on the two-thread team, least of 5, loaded machine: 64 ch 32x32 63 -> 49, 512 ch 4x4
+// 114-138 -> 52-62, 256 -> 512 stride 2 63 -> 24-37; benchmarks/cpu_speed_notes.md, twenty-third pass).
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <exception>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "onednn_common.h"
 
 extern "C" int omp_get_thread_num();
 extern "C" int omp_get_max_threads();
 extern "C" void omp_set_num_threads(int);
+extern "C" int omp_get_num_threads();
 
 namespace ffi = xla::ffi;
 using dnnl::memory;
@@ -78,6 +90,7 @@ struct Conv {
   dnnl::convolution_backward_data backward_data;
   dnnl::convolution_backward_weights backward_weights;
   bool side_by_side = false;  // the backward primitives were made for one thread each (see the file's comment)
+  bool gemm_weights = false;  // the weight gradient is WeightGradientByGemm's, backward_weights is not made
 
   explicit Conv(const Key& k) {
     // k: N, C, H, W, O, kh, kw, stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right
@@ -108,6 +121,7 @@ struct Conv {
     // oneDNN sizes a primitive's work split by the team it sees when the primitive is made: one thread here.
     int threads = omp_get_max_threads();
     side_by_side = threads == 2 && Avx512Kernels();
+    gemm_weights = !Avx512Kernels() && k[5] * k[6] > 1;
     if (side_by_side) omp_set_num_threads(1);
     try {
       data_pd = make_data();
@@ -115,10 +129,12 @@ struct Conv {
         auto candidate = make_data();
         if (SeekImplementation(candidate, kDirectJit)) data_pd = candidate;
       }
-      weights_pd = dnnl::convolution_backward_weights::primitive_desc(engine, direct, src, weights_any, dst,
-          strides, low, high, forward_pd, attributes);
       backward_data = dnnl::convolution_backward_data(data_pd);
-      backward_weights = dnnl::convolution_backward_weights(weights_pd);
+      if (!gemm_weights) {
+        weights_pd = dnnl::convolution_backward_weights::primitive_desc(engine, direct, src, weights_any, dst,
+            strides, low, high, forward_pd, attributes);
+        backward_weights = dnnl::convolution_backward_weights(weights_pd);
+      }
     } catch (...) {
       omp_set_num_threads(threads);
       throw;
@@ -174,8 +190,75 @@ ffi::Error RunForward(F32 array, F32 weight, ffi::ResultBuffer<ffi::F32> result,
   return ffi::Error::Success();
 }
 
+// The rows of images ``image`` .. ``image + images`` in the (positions x (kh, kw, C)) window matrix of ``array``
+// (NHWC) into ``rows``: positions are (image, output row, output column) in order, a window's taps outside the
+// image are 0.
+void WindowRows(const Key& k, int64_t ho, int64_t wo, const float* array, int64_t image, int64_t images,
+                float* rows) {
+  int64_t channels = k[1], height = k[2], width = k[3];
+  size_t bytes = sizeof(float) * channels;
+  for (int64_t n = image; n < image + images; ++n)
+    for (int64_t y = 0; y < ho; ++y)
+      for (int64_t x = 0; x < wo; ++x)
+        for (int64_t i = 0; i < k[5]; ++i) {
+          int64_t row = y * k[7] - k[9] + i;
+          for (int64_t j = 0; j < k[6]; ++j, rows += channels) {
+            int64_t column = x * k[8] - k[11] + j;
+            if (row < 0 || row >= height || column < 0 || column >= width) std::memset(rows, 0, bytes);
+            else std::memcpy(rows, array + ((n * height + row) * width + column) * channels, bytes);
+          }
+        }
+}
+
+// The weight gradient (OIHW) as a GEMM over the batch, shared out over the OpenMP team (see the file's comment);
+// under CallMutex (the buffers are kept between calls, as the scratchpads).
+void WeightGradientByGemm(const Key& k, const float* array, const float* gradient, float* weight_gradient) {
+  int64_t ho = (k[2] + k[9] + k[10] - k[5]) / k[7] + 1, wo = (k[3] + k[11] + k[12] - k[6]) / k[8] + 1;
+  int64_t outputs = k[4], taps = k[5] * k[6], width = taps * k[1], positions = ho * wo;
+  // A chunk of about 2048 window rows (4.5 MB at 64 channels 3x3): the GEMM's K, its rows read from cache.
+  int64_t chunk = std::max<int64_t>(1, 2048 / positions);
+  static std::vector<std::vector<float>>& buffers = *new std::vector<std::vector<float>>;  // never destroyed
+  int team = std::max(1, omp_get_max_threads());
+  if (static_cast<int>(buffers.size()) < 2 * team) buffers.resize(2 * team);
+  std::string failure;
+#pragma omp parallel num_threads(team)
+  {
+    int thread = omp_get_thread_num(), threads = omp_get_num_threads();
+    int64_t begin = k[0] * thread / threads, end = k[0] * (thread + 1) / threads;
+    std::vector<float>& sum = buffers[2 * thread];
+    std::vector<float>& rows = buffers[2 * thread + 1];
+    if (sum.size() < static_cast<size_t>(outputs * width)) sum.resize(outputs * width);
+    if (rows.size() < static_cast<size_t>(std::min(chunk, end - begin) * positions * width))
+      rows.resize(std::min(chunk, end - begin) * positions * width);
+    if (begin == end) std::fill(sum.begin(), sum.begin() + outputs * width, 0.f);
+    for (int64_t image = begin; image < end; image += chunk) {
+      int64_t images = std::min(chunk, end - image);
+      WindowRows(k, ho, wo, array, image, images, rows.data());
+      // sum (O x width) (+)= dY^T (O x rows) . rows (rows x width); inside a parallel region oneDNN's sgemm runs on
+      // the calling thread alone.
+      dnnl_status_t status = dnnl_sgemm('T', 'N', outputs, width, images * positions, 1.f,
+                                        gradient + image * positions * outputs, outputs, rows.data(), width,
+                                        image == begin ? 0.f : 1.f, sum.data(), width);
+      if (status != dnnl_success) {
+#pragma omp critical
+        failure = "sgemm failed with status " + std::to_string(status);
+      }
+    }
+#pragma omp barrier
+#pragma omp for
+    for (int64_t o = 0; o < outputs; ++o)
+      for (int64_t tap = 0; tap < taps; ++tap)
+        for (int64_t c = 0; c < k[1]; ++c) {
+          float total = 0.f;
+          for (int t = 0; t < threads; ++t) total += buffers[2 * t][(o * taps + tap) * k[1] + c];
+          weight_gradient[(o * k[1] + c) * taps + tap] = total;
+        }
+  }
+  if (!failure.empty()) throw std::runtime_error(failure);
+}
+
 // Backward-data (part 0) or backward-weights (part 1) of ``conv``, on its own stream and scratchpad.
-void RunPart(Conv& conv, int part, const float* array, const float* weight, const float* gradient,
+void RunPart(const Key& key, Conv& conv, int part, const float* array, const float* weight, const float* gradient,
              float* array_gradient, float* weight_gradient) {
   auto& e = conv.engine;
   dnnl::stream stream(e);
@@ -184,6 +267,8 @@ void RunPart(Conv& conv, int part, const float* array, const float* weight, cons
     conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, gradient)},
         {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, e, array_gradient)},
         {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), e, 0)}});
+  } else if (conv.gemm_weights) {
+    WeightGradientByGemm(key, array, gradient, weight_gradient);
   } else {
     memory user = Wrap(conv.weights_user, e, weight_gradient);
     bool same = conv.weights_pd.diff_weights_desc() == conv.weights_user;
@@ -205,7 +290,7 @@ std::string Backward(const Key& key, const float* array, const float* weight, co
   if (Stopped()) return "";
   auto part = [&](int which) {
     try {
-      RunPart(conv, which, array, weight, gradient, array_gradient, weight_gradient);
+      RunPart(key, conv, which, array, weight, gradient, array_gradient, weight_gradient);
     } catch (const std::exception& error) {  // an exception must not leave an OpenMP region
       failures[which] = error.what();
     }
@@ -270,11 +355,11 @@ extern "C" int64_t SporaxConvPrepare(const int64_t* keys, int64_t count) {
         };
         reorder(conv.weights_user, conv.forward_pd.weights_desc());
         reorder(conv.weights_user, conv.data_pd.weights_desc());
-        reorder(conv.weights_pd.diff_weights_desc(), conv.weights_user);
+        if (!conv.gemm_weights) reorder(conv.weights_pd.diff_weights_desc(), conv.weights_user);
       }
       bytes[0] = std::max({bytes[0], conv.forward_pd.scratchpad_desc().get_size(),
                            conv.data_pd.scratchpad_desc().get_size()});
-      bytes[1] = std::max(bytes[1], conv.weights_pd.scratchpad_desc().get_size());
+      if (!conv.gemm_weights) bytes[1] = std::max(bytes[1], conv.weights_pd.scratchpad_desc().get_size());
     }
     std::lock_guard<std::mutex> lock(CallMutex());
     if (Stopped()) return made;

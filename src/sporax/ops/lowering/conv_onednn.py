@@ -5,7 +5,9 @@ convolution of an NHWC float32 ``array`` with an OIHW ``weight``, one group, no 
 ``(low, high)`` ``pads``, giving NHWC; in value and in reverse-mode derivatives of any order within
 float32 rounding (oneDNN sums in its own order). First derivatives are oneDNN's backward-data and
 backward-weights primitives, in one call that runs them side by side where oneDNN's team has two
-threads (``conv_onednn.cc``); derivatives of those come from XLA's convolution (``_reference``).
+threads and AVX-512 kernels; on AVX2 kernels a window wider than 1x1 has its weight gradient as a
+GEMM over the batch's windows instead (``conv_onednn.cc``); derivatives of those come from XLA's
+convolution (``_reference``).
 Forward mode is not defined (``jax.custom_vjp``): sporax's forward-mode APIs trace under
 ``plain_lowering()``. ``available()``: ``onednn.library()`` is there (built here, not switched
 off); ``applies(...)`` also needs a non-empty result.

@@ -19,6 +19,20 @@ if "SPORAX_COMPILATION_CACHE_DIR" not in os.environ:
     atexit.register(shutil.rmtree, _cache_folder, ignore_errors=True)
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
 
+# With PYTHONDONTWRITEBYTECODE set (as on the CI machine), every process of the run compiles from source each
+# module it imports: both xdist workers and each subprocess a test starts compile sporax's ~700 modules again
+# (2.7 of the 6.7 CPU s that `import sporax` takes), and pytest rewrites every test module again. The run keeps
+# its bytecode in a folder of its own (PYTHONPYCACHEPREFIX), made and removed as the compile cache's is, so
+# nothing is written into the source tree, as the variable asks; the workers and subprocesses inherit it.
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    import sys
+
+    _bytecode_folder = tempfile.mkdtemp(prefix="sporax-test-bytecode-")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = _bytecode_folder
+    sys.dont_write_bytecode, sys.pycache_prefix = False, _bytecode_folder
+    atexit.register(shutil.rmtree, _bytecode_folder, ignore_errors=True)
+
 
 import pytest
 

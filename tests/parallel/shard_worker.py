@@ -1,7 +1,8 @@
 """Runs in a subprocess with 4 host devices (test_shard_devices.py starts it); prints JSON results.
 
 Each check compares a sharded run (SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 2 or 4 devices) with the
-same network on one device (STAND_ALONE), and reports which collectives XLA put in the program.
+same network on one device (STAND_ALONE), and reports which collectives XLA put in the program; then
+``Cell.set_data_parallel``'s checks (data_parallel_checks.py) in the same process.
 
 ``shard_worker.py PROCESS_ID PORT`` is one of two processes (2 host devices each, joined by
 ``jax.distributed`` over gloo) training the same network across processes.
@@ -26,6 +27,8 @@ import numpy as np  # noqa: E402
 import sporax as ms  # noqa: E402
 from sporax import Layout, Parameter, Tensor, nn, ops  # noqa: E402
 from sporax.graph.cell_jit import compiled_text  # noqa: E402
+
+import data_parallel_checks  # noqa: E402 - this folder is the script's sys.path[0]
 
 COLLECTIVES = r"\b(all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)(?:-start)?\("
 RNG = np.random.RandomState(0)
@@ -223,6 +226,7 @@ def main():
         return [float(step(Tensor(X), Tensor(Y[:, :4])).asnumpy()) for _ in range(2)]
 
     results["pipeline_one_process"] = close(pipeline_losses(1), pipeline_losses(2))
+    results["set_data_parallel"] = data_parallel_checks.results()
     json.dump(results, sys.stdout)
 
 

@@ -1,4 +1,5 @@
-"""SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 2 and 4 host devices: same values as one device, real collectives.
+"""SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 2 and 4 host devices: same values as one device, real collectives;
+``Cell.set_data_parallel``: same values and gradients as one device, batch split.
 
 One subprocess (shard_worker.py, with XLA_FLAGS=--xla_force_host_platform_device_count=4; this
 test process has one device) runs every check and reports JSON; each test reads its part.
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shard_worker.py")
@@ -139,3 +141,30 @@ def test_strategies_across_two_processes():
 def test_pipeline_stages_in_one_process_run_every_stage_over_the_devices(results):
     # 2 stages on 4 host devices of one process: the same losses as without stages (2 micro-batches).
     assert results["pipeline_one_process"]
+
+
+@pytest.mark.parametrize("mode", ["semi_auto_parallel", "auto_parallel"])
+def test_set_data_parallel_values_and_gradients_match_one_device(results, mode):
+    base, run = results["set_data_parallel"]["base"], results["set_data_parallel"][mode]
+    np.testing.assert_allclose(run["out"], base["out"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(run["loss"], base["loss"], rtol=1e-5)
+    np.testing.assert_allclose(run["grad_x"], base["grad_x"], rtol=1e-5, atol=1e-6)
+    for grad, expected in zip(run["grads"], base["grads"]):
+        np.testing.assert_allclose(grad, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["semi_auto_parallel", "auto_parallel"])
+def test_set_data_parallel_splits_the_batch_over_the_devices(results, mode):
+    # An (8, 4) batch on 4 devices: each device holds 2 rows of the input and of the output.
+    run = results["set_data_parallel"][mode]
+    assert run["input_shard"] == [2, 4]
+    assert run["out_shard"] == [2, 3]
+    assert run["attrs"] == ["data_parallel", "data_parallel"]
+
+
+def test_set_data_parallel_in_stand_alone_keeps_one_device(results):
+    # The strategy acts only in the sharding modes: STAND_ALONE keeps the whole batch on one device.
+    runs = results["set_data_parallel"]
+    assert runs["stand_alone"]["input_shard"] == [8, 4]
+    np.testing.assert_allclose(runs["stand_alone"]["out"], runs["base"]["out"])
+    assert runs["base"]["attrs"] == [None, None]

@@ -1,18 +1,12 @@
-"""Runs in a subprocess with 4 host devices (test_set_data_parallel.py starts it); prints JSON results.
-
-``Cell.set_data_parallel`` in SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 4 devices against the same
-network on one device (STAND_ALONE): forward values, gradients, and how the batch is laid out.
+"""``Cell.set_data_parallel`` in SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 4 devices against the same network on one
+device (STAND_ALONE): forward values, gradients, and how the batch is laid out. shard_worker.py's process (4 host
+devices; test_shard_devices.py starts it) runs ``results()``: one process of 4 host devices for both files' checks.
 """
-import json
-import os
+import jax
+import numpy as np
 
-os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
-
-import jax  # noqa: E402
-import numpy as np  # noqa: E402
-
-import sporax as ms  # noqa: E402
-from sporax import Parameter, Tensor, nn, ops  # noqa: E402
+import sporax as ms
+from sporax import Parameter, Tensor, nn, ops
 
 RNG = np.random.RandomState(0)
 X = RNG.rand(8, 4).astype(np.float32)
@@ -60,13 +54,10 @@ def run(mode, data_parallel):
             "attrs": [net.matmul.attrs.get("strategy_gen_mode"), net.relu.attrs.get("strategy_gen_mode")]}
 
 
-def main():
+def results():
+    """Every run's values and layouts, by mode (``base``: the network without set_data_parallel)."""
     ms.set_context(mode=ms.GRAPH_MODE)
-    results = {"base": run("stand_alone", False), "stand_alone": run("stand_alone", True)}
+    runs = {"base": run("stand_alone", False), "stand_alone": run("stand_alone", True)}
     for mode in ("semi_auto_parallel", "auto_parallel"):
-        results[mode] = run(mode, True)
-    print(json.dumps(results))
-
-
-if __name__ == "__main__":
-    main()
+        runs[mode] = run(mode, True)
+    return runs

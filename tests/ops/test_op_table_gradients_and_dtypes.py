@@ -131,6 +131,8 @@ def _binary_result(entry, sample, dtype):
 
 
 BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT)]
+# MindSpore 2.10's TruncateMod refuses an Int64 common dtype (tests/ops/test_common_dtype_refusals.py)
+NO_INT64 = {"truncate_mod"}
 
 
 @pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=entry_id)
@@ -149,6 +151,8 @@ def test_binary_promotion(entry):
              ((Tensor(first.astype(np.float16)), 2.0), ms.float16),
              ((Tensor(first.astype(np.float16)), Tensor(second)), ms.float32),
              ((Tensor(whole), Tensor(whole.astype(np.int64))), ms.float32 if floating else ms.int64)]
+    if entry.name in NO_INT64:
+        cases = cases[:-1]
     for operands, expected in cases:
         result = dtypes_of(lambda: entry.function(*operands))
         assert result == [_binary_result(entry, sample, expected)], (entry.name, operands, result)

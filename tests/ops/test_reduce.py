@@ -360,3 +360,20 @@ def test_float16_sums_round_once(mode):
         assert result.dtype == mstype.float16
         np.testing.assert_array_equal(result.asnumpy(), reference)
     ms.set_context(mode=1)
+
+
+def test_argmax_argmin_over_all_elements_ignore_keepdims_as_mindspore():
+    # recorded on MindSpore 2.10 CPU: without an axis keepdims gives a 0-d index (ops, Tensor method); with one it
+    # keeps the axis; argmin of a 0-d input answers Int64
+    data = Tensor(np.array([[1.0, 5.0, 2.0], [7.0, 0.0, 3.0]], np.float32))
+    for index, want in ((ops.argmax(data, None, keepdim=True), 3), (ops.argmin(data, None, keepdims=True), 4),
+                        (data.argmax(keepdims=True), 3), (data.argmin(None, True), 4)):
+        assert index.shape == () and index.asnumpy() == want
+    cube = Tensor(np.arange(8.0, dtype=np.float32).reshape(2, 2, 2))
+    assert ops.argmin(cube, None, keepdims=True).shape == ()
+    assert ops.argmin(data, 1, keepdims=True).asnumpy().tolist() == [[0], [1]]
+    assert ops.argmax(data, 1, keepdim=True).asnumpy().tolist() == [[1], [0]]
+    scalar = Tensor(3.0)
+    for index in (ops.argmin(scalar), ops.argmin(scalar, 0, keepdims=True), scalar.argmin()):
+        assert index.dtype is mstype.int64 and index.shape == () and index.asnumpy() == 0
+    assert ops.argmin(Tensor(np.array([3.0, 1.0], np.float32))).dtype is mstype.int32

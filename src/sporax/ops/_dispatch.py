@@ -292,7 +292,8 @@ def binary_call(op_name, function, input, other, floating=False):
             return wrap(function(a, b))
         return wrap(_cast_kernel(function, a, b, dtype))
     except (TypeError, ValueError, OverflowError) as error:
-        if str(error).startswith(f"For '{op_name}'"):  # the kernel's own check of a setting names the op
+        # the kernel's own check (of a setting, of the operands' dtype) names the op or its Primitive
+        if str(error).startswith((f"For '{op_name}'", "For primitive[")):
             raise
         raise binary_error(op_name, error, a, b) from None
 

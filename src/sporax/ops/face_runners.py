@@ -49,7 +49,10 @@ def named_error(op_name, error):
     # MindSpore's own spellings name the op too: "For primitive[BiasAdd], ...", "For Dense, ..."
     if message.startswith("For ") or f"'{op_name}'" in message or isinstance(error, _JAX_ERRORS):
         return error
-    return type(error)(f"For '{op_name}', the input is not supported: {message}")
+    # operands that do not broadcast: MindSpore's shape inference raises ValueError (JAX's jnp raises TypeError)
+    kind = ValueError if isinstance(error, TypeError) and "incompatible shapes for broadcasting" in message else \
+        type(error)
+    return kind(f"For '{op_name}', the input is not supported: {message}")
 
 
 _SPARSE_ARRAYS = sparse_operands.SPARSE_ARRAYS

@@ -30,3 +30,17 @@ def test_tensor_split_indices_follow_numpy_slicing(indices, mode):
     pieces = split(ms.Tensor(array))
     expected = np.array_split(array, list(indices), 0)
     assert _shapes_and_values(pieces) == [(e.shape, e.reshape(-1).tolist()) for e in expected]
+
+
+def test_a_count_of_sections_of_an_empty_axis_gives_one_piece():
+    # recorded on MindSpore 2.10 CPU: its tensor_split hands an empty axis back whole whatever the count
+    # (listed indices still give len(indices) + 1 pieces)
+    empty, columns = ms.Tensor(np.zeros((0,), np.float32)), ms.Tensor(np.zeros((2, 0), np.float32))
+    assert _shapes_and_values(ops.tensor_split(empty, 2)) == [((0,), [])]
+    assert _shapes_and_values(empty.tensor_split(2)) == [((0,), [])]
+    assert _shapes_and_values(ops.tensor_split(columns, 3, axis=1)) == [((2, 0), [])]
+    assert _shapes_and_values(ops.hsplit(columns, 2)) == [((2, 0), [])]
+    assert _shapes_and_values(ops.vsplit(ms.Tensor(np.zeros((0, 2), np.float32)), 2)) == [((0, 2), [])]
+    assert _shapes_and_values(ops.dsplit(ms.Tensor(np.zeros((1, 2, 0), np.float32)), 2)) == [((1, 2, 0), [])]
+    assert len(ops.tensor_split(empty, [1, 2])) == 3
+    assert len(ops.tensor_split(columns, 3, axis=0)) == 3  # the split axis is not the empty one

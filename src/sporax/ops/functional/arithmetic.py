@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.dtype import from_numpy_dtype
 from sporax.ops._dispatch import describe, scalar_result_dtype
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.op_table import (
@@ -134,6 +135,28 @@ def _refuse_two_bools(op_name, x, y):
     if _is_bool(x) and _is_bool(y):
         raise TypeError(f"For '{op_name}', 'x' and 'y' are both Bool Tensors, which it does not support; "
                         f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
+
+
+def _accepting_common_dtype(primitive, argument, names):
+    """A check of the common dtype of a binary kernel's (promoted) operands against the dtypes MindSpore 2.10's
+    ``primitive`` takes: a TypeError with the first line of its type check, e.g. ``For primitive[Fmax], the input
+    argument[x1] must be a type of {Tensor[Float16], ...}, but got Tensor[Int8].``"""
+    allowed = ", ".join(f"Tensor[{name}]" for name in names)
+
+    def check(x, y):
+        got = str(from_numpy_dtype(np.dtype(jnp.result_type(x, y))))
+        if got not in names:
+            raise TypeError(f"For primitive[{primitive}], the input argument[{argument}] must be a type of "
+                            f"{{{allowed}}}, but got Tensor[{got}].")
+
+    return check
+
+
+# The dtypes of MindSpore 2.10's Fmax/Fmin and TruncateMod type checks (on the operands' common dtype).
+_check_fmax = _accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
+_check_fmin = _accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
+_check_truncate_mod = _accepting_common_dtype("TruncateMod", "x",
+                                              ("Float16", "Float32", "Float64", "Int32", "Int8", "UInt8"))
 
 
 def _xlogy_reference(input, other):
@@ -301,8 +324,9 @@ fmod = _binary_function("fmod", _fmod, np.fmod,
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateMod", samples=_WHOLE, reference=np.fmod,
     grad_check=False)
 def truncate_mod(x, y):
-    """Return the remainder of truncated division, the sign of ``x`` (numbers only, no Bool)."""
-    _refuse_two_bools("truncate_mod", x, y)
+    """Return the remainder of truncated division, the sign of ``x`` (common dtype Float16/32/64, Int8, Int32 or
+    UInt8, as MindSpore 2.10's TruncateMod; others raise its TypeError)."""
+    _check_truncate_mod(x, y)
     return _c_fmod(x, y)
 
 
@@ -355,13 +379,19 @@ minimum = _binary_function("minimum", select_minimum, np.minimum,
                            "gives ``other``).", primitive="Minimum")
 def _fmax(input, other):
     # jnp.fmax's values; MindSpore's gradient goes to ``input`` where the two are equal (JAX's to ``other``)
+    _check_fmax(input, other)
     return jnp.where((input >= other) | jnp.isnan(other), input, other)
+
+
+def _fmin(input, other):
+    _check_fmin(input, other)
+    return jnp.fmin(input, other)
 
 
 fmax = _binary_function("fmax", _fmax, np.fmax,
                         "Return the element-wise maximum, ignoring NaN where the other value is a number.",
                         primitive="Fmax", mint=False)
-fmin = _binary_function("fmin", jnp.fmin, np.fmin,
+fmin = _binary_function("fmin", _fmin, np.fmin,
                         "Return the element-wise minimum, ignoring NaN where the other value is a number.",
                         primitive="Fmin", mint=False)
 atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,

@@ -364,9 +364,11 @@ def reduce_min(x, axis=()):
 
 
 @op(dtypes=ANY, mint="argmax", samples=reduction("dim", "keepdim", single=True), grad_check=False,
-    reference=lambda input, dim=None, keepdim=False: _numpy_with_index(True)(input, dim, keepdim)[1])
+    reference=lambda input, dim=None, keepdim=False: _numpy_with_index(True)(input, dim, keepdim and dim is not None)[1])
 def argmax(input, dim=None, keepdim=False):
-    """Index (Int64) of the maximum over ``dim``; over the flattened tensor when None."""
+    """Index (Int64) of the maximum over ``dim``; over the flattened tensor when None (a 0-d index: ``keepdim``
+    applies to a ``dim`` only, as MindSpore 2.10)."""
+    keepdim = keepdim and dim is not None
     axis = _optional_axis("argmax", dim, input.ndim)  # a 0-d input takes axis 0 or -1 ...
     axis = None if input.ndim == 0 else axis  # ... and has one element
     return _index_of_extreme(_real("argmax", input), axis, keepdim, True, _INT64)[1]
@@ -374,12 +376,16 @@ def argmax(input, dim=None, keepdim=False):
 
 @op(mint=spelling("argmin", "input, dim=None, keepdim=False", axis="dim", keepdims="keepdim"),
     dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
-    reference=lambda input, axis=None, keepdims=False: _numpy_with_index(False, np.int32)(input, axis, keepdims)[1])
+    reference=lambda input, axis=None, keepdims=False: _numpy_with_index(False, np.int64 if input.ndim == 0 else np.int32)(
+        input, axis, keepdims and axis is not None)[1])
 def argmin(input, axis=None, keepdims=False):
-    """Index (Int32) of the minimum over ``axis``; over the flattened tensor when None."""
+    """Index of the minimum over ``axis``; over the flattened tensor when None (a 0-d index: ``keepdims`` applies
+    to an ``axis`` only). Int32, and Int64 for a 0-d input, as MindSpore 2.10."""
+    keepdims = keepdims and axis is not None
+    dtype = _INT64 if input.ndim == 0 else _INT32
     axis = _optional_axis("argmin", axis, input.ndim)
     axis = None if input.ndim == 0 else axis
-    return _index_of_extreme(_real("argmin", input), axis, keepdims, False, _INT32)[1]
+    return _index_of_extreme(_real("argmin", input), axis, keepdims, False, dtype)[1]
 
 
 # --- logical reductions -----------------------------------------------------------------------

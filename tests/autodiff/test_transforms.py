@@ -4,6 +4,7 @@ import pytest
 
 import sporax.autodiff as ad
 from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from tests.state.helpers import add, as_numpy, mul, tensor, total, wrap
 
@@ -46,6 +47,24 @@ def test_vjp():
     output, vjp_fn, aux = ad.vjp(lambda a: (mul(a, a), add(a, tensor(1.0))), x, has_aux=True)
     _check((output, aux), ([1.0, 4.0], [2.0, 3.0]))
     _check(vjp_fn(tensor([1.0, 1.0])), ([2.0, 4.0],))
+
+
+# What MindSpore 2.10 (PyNative) raises for a cotangent that does not match the output, recorded with
+# `out, fn = ms.vjp(lambda x: x * 2, ms.Tensor(np.arange(4, dtype=np.float32)))`: the per-row Jacobian loop of
+# the Jacobians/Hessians tutorial hands vjp_fn one scalar (RuntimeError); other shapes ValueError; a dtype TypeError.
+@pytest.mark.parametrize("cotangent, error, first_line", [
+    (np.ones((), np.float32), RuntimeError, "For grad interface or custom function, grad tensor should be broadcast "
+                                            "to expected shape, but got [const vector]{} vs [const vector]{4}"),
+    (np.ones((1, 4), np.float32), ValueError, "The shape should be [const vector]{4}, but got [const vector]{1, 4}"),
+    (np.ones((3,), np.float32), ValueError, "The shape should be [const vector]{4}, but got [const vector]{3}"),
+    (np.ones((4,), np.float64), TypeError, "The dtype should be Float32, but got Float64"),
+])
+def test_vjp_cotangent_of_another_shape_or_dtype_raises_as_mindspore(cotangent, error, first_line):
+    output, vjp_fn = ad.vjp(lambda a: add(a, a), tensor(np.arange(4)))
+    with pytest.raises(error) as info:
+        vjp_fn(Tensor(cotangent))
+    assert str(info.value).startswith(first_line)
+    _check(vjp_fn(tensor(np.ones(4))), ([2.0, 2.0, 2.0, 2.0],))
 
 
 def test_vjp_with_weights():

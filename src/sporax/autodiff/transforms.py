@@ -8,6 +8,7 @@ arguments are written back (along their axis), other state is read-only.
 """
 import jax
 
+from sporax.core.dtype import from_numpy_dtype
 from sporax.core.tensor import Tensor
 from sporax.ops.lowering import plain_lowering
 from sporax.state.discovery import DiscoveryCache
@@ -191,8 +192,9 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     function.write_back(written)
 
     def vjp_fn(*cotangents):
-        cotangent = cotangents[0] if len(cotangents) == 1 else cotangents
-        grads = pullback(to_arrays(cotangent))
+        cotangent = to_arrays(cotangents[0] if len(cotangents) == 1 else cotangents)
+        jax.tree_util.tree_map(_check_cotangent, output, cotangent)
+        grads = pullback(cotangent)
         if weight_list is None:
             return to_tensors(tuple(grads))
         return to_tensors(tuple(grads[1:])), to_tensors(tuple(grads[0]))
@@ -200,6 +202,27 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     if has_aux:
         return to_tensors(output), vjp_fn, to_tensors(aux)
     return to_tensors(output), vjp_fn
+
+
+def _shape_text(shape):
+    return "[const vector]{" + ", ".join(str(d) for d in shape) + "}"  # MindSpore's spelling of a shape
+
+
+def _check_cotangent(out, cotangent):
+    """A cotangent handed to ``vjp_fn`` has its output's shape and dtype, or raises as MindSpore does."""
+    if not isinstance(cotangent, (jax.Array, jax.core.Tracer)):
+        return  # Python numbers and NumPy arrays go to JAX as given
+    shape, out_shape = tuple(cotangent.shape), tuple(out.shape)
+    if shape != out_shape:
+        if not shape:  # a scalar for a non-scalar output: MindSpore's PyNative grad executor raises RuntimeError
+            raise RuntimeError("For grad interface or custom function, grad tensor should be broadcast to expected "
+                               f"shape, but got {_shape_text(shape)} vs {_shape_text(out_shape)}")
+        raise ValueError(f"The shape should be {_shape_text(out_shape)}, but got {_shape_text(shape)}: the "
+                         "cotangent given to vjp_fn must have the shape of the function's output.")
+    if cotangent.dtype != out.dtype:
+        expected, got = from_numpy_dtype(out.dtype), from_numpy_dtype(cotangent.dtype)
+        raise TypeError(f"The dtype should be {expected}, but got {got}: the cotangent given to vjp_fn must have "
+                        "the dtype of the function's output.")
 
 
 def _jacobian(transform, fn, grad_position, has_aux, api):

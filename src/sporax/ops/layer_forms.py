@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
-from sporax.ops.functional.convolution import _convolve
+from sporax.ops.functional.convolution import _convolve, conv_transpose_nd
 from sporax.ops.lowering import channels_last, conv_cpu, conv_onednn, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
 
 
@@ -185,3 +185,16 @@ def recurrence_loop(mode, projected, state, weight_hh, bias_hh, reverse, form):
     outputs, hidden, cell = lstm_cpu.lstm_recurrence(projected[::-1] if reverse else projected,
                                                      state[0], state[1], weight_hh, bias)
     return (outputs[::-1] if reverse else outputs), (hidden, cell)
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6, 7))
+def _transpose_conv(array, weight, bias, pads, stride, dilation, group, fast):
+    return add_channel_bias(conv_transpose_nd(array, weight, stride, pads, dilation, group, fast=fast), bias)
+
+
+def transpose_conv(array, weight, bias, pads, stride, dilation, group):
+    """``nn.Conv2dTranspose``'s transposed convolution: a convolution of the stride-dilated input with the flipped
+    kernel. ``weight`` is (in, out / group, kh, kw); ``pads`` are the forward convolution's (low, high) paddings per
+    spatial axis, any output padding already added to the high side. The lowering choice is a static argument, so
+    an entry traced eagerly never serves a trace under ``plain_lowering()`` (an export)."""
+    return _transpose_conv(array, weight, bias, pads, stride, dilation, group, fast_lowering("conv"))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import nn
+from sporax import nn, ops
 from sporax.io.mindir import writer
 from tests.io.mindir.mindspore_runner import needs_mindspore, run_on_mindspore
 from tests.io.mindir.oracle import inputs_outputs, network, path
@@ -282,3 +282,48 @@ def test_integer_division_exports_as_truncate_div(tmp_path):
     for out, want in zip(result, expected):
         assert out.dtype == want.dtype
         np.testing.assert_array_equal(out, want)
+
+
+class _SquaredBoxes(nn.Cell):
+    """A YOLO head's decode (``(p * 2) ** 2``) and a Conv2dTranspose: the kinds of export.py networks."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Conv2dTranspose(4, 2, 3, stride=1, pad_mode="pad", padding=1)
+
+    def construct(self, x):
+        return (ops.sigmoid(self.up(x)) * 2) ** 2
+
+
+def test_integer_power_and_eagerly_run_transposed_conv_export(tmp_path):
+    # JAX's pow of a float by an int was written Pow(Float32, Int64), a pair MindSpore CPU has no kernel for
+    # ("Select CPU operator[Pow] fail!"); a Conv2dTranspose run eagerly before export reused its jit entry with
+    # XLA:CPU's oneDNN call, which export refused ("the JAX operation 'ffi_call'")
+    net = _SquaredBoxes()
+    x = np.random.RandomState(0).randn(2, 4, 5, 5).astype(np.float32)
+    expected = net(ms.Tensor(x)).asnumpy()
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "boxes"), file_format="MINDIR")
+    graph = ms.load(str(tmp_path / "boxes.mindir"))
+    np.testing.assert_allclose(nn.GraphCell(graph)(ms.Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    if os.path.exists(_python()):
+        (result,) = run_on_mindspore([(tmp_path / "boxes.mindir", [x], None)], str(tmp_path))
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], expected, rtol=1e-5, atol=1e-6)
+
+
+class _HeadSplit(nn.Cell):
+    def construct(self, x):
+        batch, length, width = x.shape
+        heads = ops.reshape(x, (batch, length, 2, width // 2))
+        return ops.reshape(ops.transpose(heads, (0, 2, 1, 3)), (batch, length * width))
+
+
+def test_reshape_to_a_dynamic_batch_dimension_exports(tmp_path):
+    # x.shape[0] of an input exported with a None batch is symbolic: reshape refused it as "not an int"
+    x = np.arange(3 * 4 * 6, dtype=np.float32).reshape(3, 4, 6)
+    ms.export(_HeadSplit(), ms.Tensor(shape=[None, 4, 6], dtype=ms.float32), file_name=str(tmp_path / "heads"),
+              file_format="MINDIR")
+    cell = nn.GraphCell(ms.load(str(tmp_path / "heads.mindir")))
+    for batch in (1, 3):
+        want = x[:batch].reshape(batch, 4, 2, 3).transpose(0, 2, 1, 3).reshape(batch, 24)
+        np.testing.assert_array_equal(cell(ms.Tensor(x[:batch])).asnumpy(), want)

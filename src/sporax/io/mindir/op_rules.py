@@ -38,6 +38,13 @@ def _divide(builder, params, inputs, avals):
     return node(builder, "TruncateDiv" if integer else "Div", inputs, avals[0])
 
 
+def _pow(builder, params, inputs, avals):
+    # JAX's pow takes an integer exponent for a float base (``x ** 2`` on a Tensor); MindSpore CPU's Pow has no
+    # (Float32, Int64) kernel. The exponent in the base's dtype: std::pow of an integral float is the same power.
+    base, exponent = inputs
+    return node(builder, "Pow", [base, cast(builder, exponent, base.dtype)], avals[0])
+
+
 def _identity(builder, params, inputs, avals):
     return list(inputs)
 
@@ -217,7 +224,7 @@ def _rev(builder, params, inputs, avals):
 
 RULES = {
     "add": _binary("Add"), "add_any": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _divide,
-    "max": _binary("Maximum"), "min": _binary("Minimum"), "pow": _binary("Pow"), "atan2": _binary("Atan2"),
+    "max": _binary("Maximum"), "min": _binary("Minimum"), "pow": _pow, "atan2": _binary("Atan2"),
     "rem": _binary("Mod"), "nextafter": None,
     "lt": _binary("Less"), "gt": _binary("Greater"), "le": _binary("LessEqual"), "ge": _binary("GreaterEqual"),
     "eq": _binary("Equal"), "ne": _binary("NotEqual"),

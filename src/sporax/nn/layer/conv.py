@@ -5,10 +5,8 @@ pixel going to the bottom/right; ``'valid'`` does not pad; ``'pad'`` takes ``pad
 or (top, bottom, left, right). Conv1d runs as a 2-D convolution with a height of 1, so its
 weight is (out, in / group, 1, kernel) as in MindSpore checkpoints.
 """
-import functools
 import math
 
-import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
@@ -18,7 +16,6 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 # Every convolution runs through ops, which picks the backend's form.
 from sporax.ops import layer_forms
-from sporax.ops.functional.convolution import conv_transpose_nd
 from sporax.state.scope import in_compiled_trace
 
 
@@ -278,16 +275,6 @@ def _one_d_weight(cell_name, weight_init):
     return Tensor._wrap(jnp.expand_dims(weight_init._value, 2))
 
 
-@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
-def _transpose_conv(array, weight, bias, pads, stride, dilation, group):
-    """The transposed convolution as a convolution of the stride-dilated input with the flipped kernel.
-
-    ``weight`` is (in, out / group, kh, kw); ``pads`` are the forward convolution's (low, high)
-    paddings per spatial axis, with any output padding already added to the high side.
-    """
-    return layer_forms.add_channel_bias(conv_transpose_nd(array, weight, stride, pads, dilation, group), bias)
-
-
 class Conv2dTranspose(_Conv):
     """2-D transposed convolution (the gradient of Conv2d with respect to its input).
 
@@ -348,8 +335,8 @@ class Conv2dTranspose(_Conv):
     def construct(self, x):
         array, weight = self._arrays(x)
         pads = tuple(self._transposed_pads(array.ndim - 2))
-        return Tensor._wrap(_transpose_conv(array, weight, self._bias(), pads, self.stride, self.dilation,
-                                            self.group))
+        return Tensor._wrap(layer_forms.transpose_conv(array, weight, self._bias(), pads, self.stride,
+                                                       self.dilation, self.group))
 
 
 class Conv1dTranspose(Conv2dTranspose):

@@ -17,6 +17,8 @@ Example:
     (2, 2)
 """
 
+import jax
+import jax.export
 import jax.numpy as jnp
 import numpy as np
 
@@ -25,7 +27,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
 from sporax.ops.casting import convert
 from sporax.ops.functional._args import (
-    axes_tuple, axis_index, check_output_size, const_vector, numpy_dtype, static_shape,
+    axes_tuple, axis_index, check_output_size, const_vector, numpy_dtype, static_int, static_shape,
 )
 from sporax.ops.op_table import ANY, INT_TUPLE, SCALAR, Sample, op, spelling
 from sporax.ops.samples import python_calls, shaped, values
@@ -139,6 +141,10 @@ def _numpy_flatten(input, order="C", *, start_dim=1, end_dim=-1):
     reference=lambda input, shape: np.reshape(input, shape))
 def reshape(input, shape):
     """Give ``input`` a new ``shape`` (a tuple of ints, one of them may be -1)."""
+    if isinstance(shape, (tuple, list)) and any(jax.export.is_symbolic_dim(dim) for dim in shape):
+        # a dimension of an input exported with a None size (``x.shape[0]`` under export): JAX checks the count
+        return input.reshape(tuple(dim if jax.export.is_symbolic_dim(dim) else static_int("reshape", "shape", dim)
+                                   for dim in shape))
     return input.reshape(_resolve_shape("reshape", input.shape, static_shape("reshape", "shape", shape)))
 
 

@@ -152,11 +152,11 @@ def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dila
     return _conv_nd("conv3d", 3, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 
 
-def conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_padding=None):
+def conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_padding=None, fast=None):
     """Transposed convolution (the gradient of a convolution w.r.t. its input).
 
     ``kernel`` is (C_in, C_out/groups, k...); ``padding`` is a list of (low, high) pairs of the
-    forward convolution; ``output_padding`` adds that many rows at the high end.
+    forward convolution; ``output_padding`` adds that many rows at the high end; ``fast`` as ``_convolve``'s.
     """
     spatial = array.ndim - 2
     in_channels = kernel.shape[0]
@@ -169,7 +169,7 @@ def conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_
     pads = [(d * (k - 1) - low, d * (k - 1) - high + e)
             for k, d, (low, high), e in zip(sizes, dilation, padding, extra)]
     return _convolve(array, flipped.astype(array.dtype), (1,) * spatial, pads, dilation, groups,
-                     lhs_dilation=strides)
+                     lhs_dilation=strides, fast=fast)
 
 
 def transposed_operands(op_name, input, weight, axes):

@@ -89,6 +89,44 @@ def test_mutable_dynamic_len_takes_sequences_only():
     assert mutable([1, 2], dynamic_len=True) == [1, 2]
 
 
+def test_mutable_of_a_numpy_scalar_is_the_python_number_only_in_a_compiled_function():
+    # MindSpore 2.10 (tests/st/compiler/control/test_jax_control_ops.py::test_scan iterates an ndarray argument):
+    # inside ms.jit mutable(a[1]) of np.array([1, 2, 3]) gives (y + 1, y * 2) == (3, 4) as ints, of [1.5, 2.5]
+    # (3.5, 5.0) as floats, of [True, False] (1, 0); a NumPy scalar argument g(np.int64(3)) -> 4.
+    # Eager mutable(np.int64(1)) is MindSpore's TypeError.
+    @jit
+    def pick(array, i):
+        y = mutable(array[i])
+        return y + 1, y * 2
+
+    def _number(value):  # sporax returns 0-d Tensors where MindSpore returns Python numbers (same values)
+        return float(value.asnumpy()) if hasattr(value, "asnumpy") else value
+
+    for array, expected, kind in ((np.array([1, 2, 3]), (3, 4), int), (np.array([1.5, 2.5]), (3.5, 5.0), float),
+                                  (np.array([True, False]), (1, 0), int)):
+        assert [_number(value) for value in pick(array, 1)] == list(expected), kind
+
+    @jit
+    def plus_one(value):
+        return mutable(value) + 1
+
+    assert _number(plus_one(np.int64(3))) == 4 and _number(plus_one(np.float32(1.5))) == 2.5
+
+    @jit
+    def each_plus_one(array):  # the list append makes sporax run it eagerly: still a compiled function's rules
+        out = []
+        for item in array:
+            out.append(mutable(item) + 1)
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EagerFallbackWarning)
+        assert [_number(value) for value in each_plus_one(np.array([1, 2, 3]))] == [2, 3, 4]
+    for value in (np.int64(1), np.float32(1.5)):
+        with pytest.raises(TypeError, match="For 'mutable', the 'input_data' should be one of"):
+            mutable(value)
+
+
 def test_mutable_values_have_mindspores_class_names():
     # MindSpore 2.10: type(mutable(v)).__name__ is _Tuple, _Tuple, _List, _Dict, _Int, _Float, _Bool
     values = (mutable((1, 2)), mutable((1, 2), dynamic_len=True), mutable([tensor([1]), 2], dynamic_len=True),

@@ -4,12 +4,14 @@ import os
 import sys
 import types
 
+import numpy as np
+
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.values import Undefined
 from sporax.state.discovery import is_cell
 from sporax.state.fallback import python_print
 from sporax.state.arguments import MutableMarker
-from sporax.state.scope import graph_constant_cache
+from sporax.state.scope import compiling_graph, graph_constant_cache
 
 
 class MutableTuple(MutableMarker, tuple):
@@ -81,6 +83,12 @@ for _class, _name in ((MutableTuple, "_Tuple"), (MutableList, "_List"), (Mutable
     _class.__name__ = _class.__qualname__ = _name
 
 
+def _in_graph():
+    from sporax.graph.jit import in_eager_fallback  # jit's modules import this one
+
+    return compiling_graph() or in_eager_fallback()
+
+
 def mutable(input_data, dynamic_len=False):
     """Make a constant input of a compiled function variable: it is traced instead of baked in.
 
@@ -98,6 +106,10 @@ def mutable(input_data, dynamic_len=False):
                         f"but got: {type(input_data).__name__}")
     if isinstance(input_data, Tensor):
         return input_data
+    if isinstance(input_data, np.generic) and _in_graph():
+        # MindSpore's graph compiler reads a NumPy scalar (an item of an ndarray argument) as the Python number;
+        # eager mutable(np.int64(1)) stays a TypeError there as here
+        input_data = input_data.item()
     if isinstance(input_data, bool):
         return MutableBool(input_data)
     if isinstance(input_data, int):

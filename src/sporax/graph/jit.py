@@ -49,6 +49,11 @@ class _EagerDepth(threading.local):
 _eager_depth = _EagerDepth()
 
 
+def in_eager_fallback():
+    """True while a jitted function that fell back to eager execution runs (it still stands for a graph)."""
+    return _eager_depth.depth > 0
+
+
 def _run_eagerly(function, name, args, kwargs):
     """A jitted function that fell back to eager execution; endless recursion is MindSpore's RuntimeError."""
     _eager_depth.depth += 1

@@ -98,6 +98,9 @@ def test_argument_errors(sharded):
         ds.MindDataset(sharded, columns_list=["id", "img"], padded_sample={"id": -1}, num_padded=1)
     with pytest.raises(RuntimeError, match="fields are"):
         ds.MindDataset(sharded, columns_list=["nope"])
+    # MindSpore 2.10 (recorded): shuffle beside a sampler is refused, even shuffle=False.
+    with pytest.raises(RuntimeError, match="sampler and shuffle cannot be specified"):
+        ds.MindDataset(sharded, shuffle=False, sampler=ds.SequentialSampler(2, 3))
     with pytest.raises(TypeError, match="shuffle"):
         ds.MindDataset(sharded, shuffle="yes")
 

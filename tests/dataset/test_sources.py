@@ -136,6 +136,28 @@ def test_mnist_reads_idx(mnist_dir):
         ds.MnistDataset(str(mnist_dir), usage="bad")
 
 
+def test_mnist_all_reads_test_files_before_train_files(mnist_dir):
+    # MindSpore 2.10 (recorded): usage="all" yields the t10k rows, then the train rows.
+    labels = {prefix: np.fromfile(mnist_dir / f"{prefix}-labels-idx1-ubyte", np.uint8)[8:]
+              for prefix in ("train", "t10k")}
+    got = [int(r[1]) for r in ds.MnistDataset(str(mnist_dir), usage="all", shuffle=False)
+           .create_tuple_iterator(output_numpy=True)]
+    assert got == labels["t10k"].tolist() + labels["train"].tolist()
+
+
+def test_builtin_source_refuses_a_sampler_beside_its_options(mnist_dir):
+    # MindSpore 2.10 (recorded): a RuntimeError from the source's argument check, for any
+    # sampler, whereas GeneratorDataset raises ValueError("Conflicting arguments ...").
+    for options, message in ((dict(shuffle=False), "sampler and shuffle cannot"),
+                             (dict(num_samples=2), "sampler and num_samples cannot"),
+                             (dict(num_shards=2, shard_id=0), "sampler and sharding cannot")):
+        with pytest.raises(RuntimeError, match=message):
+            ds.MnistDataset(str(mnist_dir), sampler=ds.SequentialSampler(), **options)
+        with pytest.raises(RuntimeError, match=message):
+            ds.MnistDataset(str(mnist_dir), sampler=[0, 1], **options)
+    assert ds.MnistDataset(str(mnist_dir), sampler=ds.SequentialSampler(2, 3)).get_dataset_size() == 3
+
+
 def test_mnist_tensors_have_mindspore_dtypes(mnist_dir):
     image, label = next(ds.MnistDataset(str(mnist_dir), shuffle=False).create_tuple_iterator())
     assert type(image).__name__ == "Tensor"

@@ -75,7 +75,7 @@ class MindDataset(MappableDataset):
         self.num_padded = num_padded or 0
         self._starts = np.cumsum([0] + [len(shard) for shard in self._shards])
         self._passes = reader_order.ReaderPasses()
-        super().__init__(num_samples, num_parallel_workers, shuffle if sampler is None else None,
+        super().__init__(num_samples, num_parallel_workers, shuffle,
                          sampler, num_shards, shard_id, cache)
         total = self._num_rows()
         if self.num_padded and num_shards and total % num_shards:

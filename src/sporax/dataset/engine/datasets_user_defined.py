@@ -58,6 +58,7 @@ class GeneratorDataset(MappableDataset):
     """
 
     _parallel_reads = True
+    _sampler_excludes_options = False  # its conflicts are checked by the sampler's resolution
 
     def __init__(self, source, column_names=None, column_types=None, schema=None,
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,

@@ -71,7 +71,7 @@ class MnistDataset(_SplitFilesDataset):
     """MNIST-format IDX files in ``dataset_dir``: image (28, 28, 1) uint8, label uint32.
 
     usage 'train' reads train-images-idx3-ubyte / train-labels-idx1-ubyte, 'test' the t10k-*
-    files, 'all' (the default) both, train first.
+    files, 'all' (the default) both, test first (as MindSpore, which reads the files in name order).
     """
 
     def _column_names(self):
@@ -79,7 +79,7 @@ class MnistDataset(_SplitFilesDataset):
 
     def _load(self):
         if self._data is None:
-            prefixes = {"train": ["train"], "test": ["t10k"], "all": ["train", "t10k"]}[self.usage]
+            prefixes = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}[self.usage]
             images, labels = [], []
             for prefix in prefixes:
                 image_path = os.path.join(self.dataset_dir, f"{prefix}-images-idx3-ubyte")

@@ -21,11 +21,16 @@ class MappableDataset(SourceDataset):
     """
 
     _parallel_reads = False  # True where reading a block is slow enough for worker threads
+    # MindSpore's built-in sources refuse any sampler next to shuffle/num_samples/shards (a
+    # RuntimeError from their argument check); GeneratorDataset lets a list sampler through.
+    _sampler_excludes_options = True
 
     def __init__(self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, cache=None):
         where = type(self).__name__
         super().__init__(num_parallel_workers=check.workers(where, num_parallel_workers))
+        if sampler is not None and self._sampler_excludes_options:
+            _check_no_options_with_sampler(where, shuffle, num_samples, num_shards, shard_id)
         self.sampler = sampling.resolve(where, sampler, shuffle, num_samples, num_shards, shard_id)
         self.shuffle_flag = shuffle
         self.num_samples = num_samples
@@ -125,3 +130,13 @@ class MappableDataset(SourceDataset):
 def gather(array, indices):
     """``array[indices]`` for a stacked column (a copy, so users may modify rows freely)."""
     return np.take(array, indices, axis=0)
+
+
+def _check_no_options_with_sampler(where, shuffle, num_samples, num_shards, shard_id):
+    """Raise as MindSpore's built-in sources do when a sampler comes with the options it replaces."""
+    if shuffle is not None:
+        raise RuntimeError(f"{where}: sampler and shuffle cannot be specified at the same time.")
+    if num_shards is not None or shard_id is not None:
+        raise RuntimeError(f"{where}: sampler and sharding cannot be specified at the same time.")
+    if num_samples is not None:
+        raise RuntimeError(f"{where}: sampler and num_samples cannot be specified at the same time.")

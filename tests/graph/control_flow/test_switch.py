@@ -4,6 +4,7 @@ GRAPH_MODE and ms.jit compile the call into ``lax.switch`` (no EagerFallbackWarn
 PyNative values; gradients through it match finite differences; Parameter writes in the chosen
 Cell are kept.
 """
+import inspect
 import warnings
 
 import numpy as np
@@ -186,3 +187,38 @@ def test_a_candidate_that_raises_raises_only_when_selected():
         np.testing.assert_array_equal(net(Tensor(0, ms.int32), x).asnumpy(), [0.0, 2.0])
         with pytest.raises(ValueError, match="The input should not be "):
             net(Tensor(1, ms.int32), x)
+
+
+class _ReturnsPair(nn.Cell):
+    def construct(self, x):
+        return x, Tensor(10)
+
+
+class _Squares(nn.Cell):
+    def construct(self, x):
+        return x**2
+
+
+class _SwitchJoinFails(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = (nn.ReLU(), _ReturnsPair(), _Squares())
+
+    def construct(self, x, index):
+        return self.layers[index](x)
+
+
+def test_candidates_that_cannot_join_raise_mindspores_error_listing_their_return_lines():
+    # MindSpore 2.10 (GRAPH_MODE) raises TypeError: "Cannot join the return values of different branches, ...
+    # Type Join Failed: Abstract type AbstractTensor cannot join with AbstractTuple." and lists each
+    # branch's `return` line with its file and line number.
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(TypeError) as error:
+        _SwitchJoinFails()(Tensor(X), Tensor(1, ms.int32))
+    message = str(error.value)
+    assert message.startswith("Cannot join the return values of different branches")
+    assert "Abstract type AbstractTensor cannot join with AbstractTuple" in message
+    assert "candidate 1" in message
+    for cell in (_ReturnsPair, _Squares):
+        lines, first = inspect.getsourcelines(cell.construct)
+        assert f"{__file__}, line {first + 1}: {lines[1].strip()}" in message

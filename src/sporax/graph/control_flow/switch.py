@@ -13,13 +13,15 @@ or last candidate (``lax.switch`` clamps). MindSpore's graph mode raises IndexEr
 there; raising needs a host callback, which ``jax.export`` cannot serialise, so sporax clamps
 (a pinned GRAPH/PyNative difference: PyNative raises IndexError).
 """
+import inspect
+
 import jax
 import jax.numpy as jnp
 from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.tracing import trace
-from sporax.graph.control_flow.values import Undefined, fresh, merge
+from sporax.graph.control_flow.values import JOIN_FAILED, Undefined, describe, fresh, join_failure, merge
 from sporax.state.conditional import write_states
 from sporax.state.fallback import ExplainedFallback, is_untraceable
 from sporax.state.scope import lifted_states
@@ -60,16 +62,53 @@ class SelectedCall:
                         "reach the Cell itself.")
 
 
-def _merged(values, construct):
-    plan = merge(values[0], values[1], "<value>", construct, "?") if len(values) > 1 else None
-    for other in values[2:]:
-        extra = merge(values[0], other, "<value>", construct, "?")
-        for position, (mine, theirs) in enumerate(zip(plan.avals, extra.avals)):
+def _return_lines(candidate):
+    """``(where, source line)`` of each ``return`` in a candidate's code (its ``construct`` for a Cell), as
+    MindSpore lists the branches of a switch_layer whose results cannot be joined; none when not readable."""
+    function = inspect.unwrap(getattr(candidate, "construct", candidate))
+    try:
+        filename = inspect.getsourcefile(function)
+        lines, first = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        return []
+    return [(f"{filename}, line {first + offset}", line.strip()) for offset, line in enumerate(lines)
+            if line.strip().startswith("return")]
+
+
+def _abstract_name(value):
+    """MindSpore's abstract-type name of a value (for its 'Type Join Failed' reason)."""
+    kinds = ((Tensor, "AbstractTensor"), (tuple, "AbstractTuple"), (list, "AbstractList"),
+             (dict, "AbstractDictionary"), (type(None), "AbstractNone"), ((bool, int, float), "AbstractScalar"))
+    return next((name for kind, name in kinds if isinstance(value, kind)),
+                "AbstractTensor" if hasattr(value, "shape") else "AbstractAny")
+
+
+def _merged(values, construct, candidates):
+    """The Plan joining every candidate's result; MindSpore's join TypeError naming the two candidates that
+    differ and listing every candidate's return lines when they cannot be one value."""
+    plan = None
+    for position, other in enumerate(values[1:], start=1):
+        try:
+            extra = merge(values[0], other, "<value>", construct, "?")
+        except TypeError as error:
+            if not str(error).startswith(JOIN_FAILED):
+                raise
+            sources = [source for candidate in candidates for source in _return_lines(candidate)]
+            raise join_failure(f"Abstract type {_abstract_name(values[0])} cannot join with {_abstract_name(other)}: "
+                               f"the {construct} returns {describe(values[0])} from candidate 0 and "
+                               f"{describe(other)} from candidate {position}: every Cell or function a Tensor "
+                               "index selects must return the same type and structure.", sources) from None
+        if extra is None or isinstance(extra, Undefined):
+            return extra  # a candidate returns no value: the caller raises
+        if plan is None:
+            plan = extra
+            continue
+        for leaf, (mine, theirs) in enumerate(zip(plan.avals, extra.avals)):
             if mine is None and theirs is not None:
-                plan.avals[position], plan.static[position] = theirs, None
-                plan.tensor[position] = extra.tensor[position]
+                plan.avals[leaf], plan.static[leaf] = theirs, None
+                plan.tensor[leaf] = extra.tensor[leaf]
             elif mine is not None and theirs is not None:
-                plan.avals[position] = jax.ShapeDtypeStruct(mine.shape, jnp.result_type(mine.dtype, theirs.dtype))
+                plan.avals[leaf] = jax.ShapeDtypeStruct(mine.shape, jnp.result_type(mine.dtype, theirs.dtype))
     return plan
 
 
@@ -95,7 +134,7 @@ def call_selected(index, candidates, args, kwargs, owner):
                                     f"when compiled ({error}); it may raise only when selected, so the index is "
                                     "read and only the selected candidate runs.") from error
     values = [branch.abstract_value() for branch in branches]
-    plan = _merged(values, construct)
+    plan = _merged(values, construct, candidates)
     if plan is None or isinstance(plan, Undefined):
         raise TypeError(f"The {construct} returns no value in some candidates.")
     written = [position for position in range(len(states)) if any(branch.written[position] for branch in branches)]

@@ -6,11 +6,16 @@ the custom function (JAX does not allow differentiating closed-over values; lift
 ``sporax.state.lifting``). A bprop returns the inputs' gradients, and may add its Parameters'
 gradients as a dict, ``return (dx, dy), {self.weight: dweight}`` (the form MindSpore's
 ``Recompute`` cell uses); Parameters it does not name get zero gradients.
+
+With ``set_context(check_bprop=True)`` the returned gradients are checked as MindSpore checks them: one
+per argument, each of its argument's shape and dtype.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import context
+from sporax.core.dtype import from_numpy_dtype
 from sporax.core.tensor import Tensor
 from sporax.autodiff.transforms import to_arrays, to_tensors
 from sporax.state.discovery import rng_state
@@ -70,6 +75,28 @@ def _split_weight_gradients(grads, cell, states):
     return inputs, weight_grads
 
 
+def _check_bprop(cell, grads, args):
+    """MindSpore's ``check_bprop=True``: a gradient per argument, each of its argument's shape and dtype.
+
+    MindSpore 2.10 raises TypeError for a wrong count in PyNative mode and ValueError in GRAPH_MODE."""
+    owner = f"For user defined method 'bprop' of net '{type(cell).__name__}'"
+    if len(grads) != len(args):
+        error = TypeError if context.get_mode() == context.PYNATIVE_MODE else ValueError
+        raise error(f"{owner}, the number of return values(gradients) should be equal to the number of input "
+                    f"arguments except 'out' and 'dout', which is: {len(args)}, but got:{len(grads)}.")
+    for index, (grad, arg) in enumerate(zip(grads, args)):
+        if not isinstance(arg, Tensor) or not isinstance(grad, (Tensor, jax.Array)):
+            continue
+        grad = _array(grad)
+        which = f"{owner}, the {index}th return value(gradient of the {index}th argument) should have the same"
+        if tuple(grad.shape) != tuple(arg.shape):
+            raise ValueError(f"{which} shape as the {index}th argument, which is:{tuple(arg.shape)}, but got: "
+                             f"{tuple(grad.shape)}.")
+        if grad.dtype != arg._value.dtype:
+            raise TypeError(f"{which} dtype as the {index}th argument, which is:{from_numpy_dtype(arg._value.dtype)}, "
+                            f"but got: {from_numpy_dtype(grad.dtype)}.")
+
+
 def _zero_cotangent(value):
     """No gradient for ``value``: zeros, of JAX's float0 for an integer state (the RNG key)."""
     if jnp.issubdtype(value.dtype, jnp.inexact):
@@ -115,9 +142,12 @@ def call_with_bprop(cell, args, kwargs, construct=None):
         # The bprop runs in the backward pass: a replay, its state writes are dropped.
         grads, _ = backward_lift(list(state_values), arrays, to_tensors(out), to_tensors(dout))
         grads, weight_grads = _split_weight_gradients(grads, cell, states)
+        if context.get_context("check_bprop"):
+            _check_bprop(cell, grads, args)
         if len(grads) < len(positions):
-            raise ValueError(f"{type(cell).__name__}.bprop returned {len(grads)} gradients, but construct has "
-                             f"{len(positions)} Tensor inputs: return one gradient per input.")
+            # MindSpore 2.10 raises RuntimeError ('Grad size should lager than forward inputs') in both modes
+            raise RuntimeError(f"Grad size should be larger than forward inputs, but got {len(grads)} vs "
+                               f"{len(positions)}: {type(cell).__name__}.bprop must return one gradient per input.")
         input_grads = [reduce_to_input(_array(grad), array) for grad, array in zip(grads[:len(positions)], arrays)]
         state_grads = [_zero_cotangent(value) if grad is None else reduce_to_input(_array(grad), value)
                        for grad, value in zip(weight_grads, state_values)]

@@ -128,3 +128,37 @@ def test_channel_dropouts_check_the_rank_as_mindspore(call, shape, text):
     # MindSpore 2.10: ValueError from the Dropout2D/Dropout3D Primitives' rank checks (no (C, H, W) form)
     with pytest.raises(ValueError, match=text):
         call(Tensor(np.ones(shape, np.float32)))
+
+
+# MindSpore 2.10 (CPU), the channels kept by Dropout2D(0.5) on ones((2, 6, 2, 2)) (axes 0 and 1), call after call
+# of its PyNative kernel: a PyNative gradient's forward is one of those calls
+DROPOUT2D_SIX_CALLS = [[[1, 1, 1, 0, 0, 0], [1, 0, 1, 1, 0, 0]], [[0, 0, 0, 0, 1, 1], [0, 1, 0, 0, 1, 0]],
+                [[1, 1, 1, 1, 0, 1], [0, 1, 1, 1, 1, 1]], [[0, 1, 1, 0, 1, 0], [0, 0, 0, 1, 0, 0]],
+                [[0, 1, 1, 1, 0, 1], [1, 0, 0, 0, 1, 1]], [[1, 1, 0, 1, 1, 0], [0, 1, 1, 0, 0, 1]]]
+
+
+def test_channel_dropout_in_a_pynative_gradient_draws_from_the_pynative_kernel():
+    ones = Tensor(np.ones((2, 6, 2, 2), np.float32))
+    primitive = ops.Dropout2D(0.5)
+    cell = nn.Dropout2d(0.5)
+    cell.set_train()
+
+    def kept(mask):
+        return (mask.asnumpy()[:, :, 0, 0] != 0).astype(int).tolist()
+
+    def primitive_loss(x):
+        return primitive(x)[0].sum()
+
+    def cell_loss(x):
+        return cell(x).sum()
+
+    seen = [kept(primitive(ones)[1])]
+    # each call of one value_and_grad draws anew (its program runs at once, not held back with its draw)
+    value_and_grad = sporax.value_and_grad(cell_loss)
+    for _ in range(3):
+        value, gradient = value_and_grad(ones)
+        assert float(value.asnumpy()) == 8 * np.sum(kept(gradient))  # kept channels: 4 elements of 2 each
+        seen.append(kept(gradient))
+    seen.append(kept(sporax.grad(primitive_loss)(ones)))
+    seen.append(kept(primitive(ones)[1]))
+    assert seen == DROPOUT2D_SIX_CALLS

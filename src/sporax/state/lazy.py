@@ -15,7 +15,8 @@ read-only states' values it would have read. Then:
   gradient program alone on the kept arrays and values (``materialise``) and sets every output of
   the call: the values are those of the call run at once.
 
-A call qualifies when its program is compiled, writes no state (the read-only values it keeps are then all it
+A call qualifies when its program is compiled, has no side effect (a host random stream's draw must happen when
+the call is made, each call), writes no state (the read-only values it keeps are then all it
 reads), returns only Tensors, is small (``deferred.MAX_FUSED_ELEMENTS``) and no optimizer update is held back
 (``sporax.state.deferred``: that pair runs fused as before), unless the held-back update is the one this
 gradient program last ran fused with: it is then applied first (``_resumed``). A (gradient, update) pair is
@@ -118,7 +119,7 @@ class _Call:
 def eligible(program):
     """Whether calls of the just built gradient ``program`` may return pending results (see the module doc)."""
     return (program.tensor_structure is not None and not program.eager and not program.world
-            and not program.prints and not program.attributes and not program.written
+            and not program.prints and not program.effects and not program.attributes and not program.written
             and program.size <= deferred.MAX_FUSED_ELEMENTS and jax.process_count() == 1)
 
 

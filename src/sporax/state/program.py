@@ -137,7 +137,7 @@ class Program:
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
                  "frozen_globals", "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last",
-                 "lazy_resumes", "returned_input", "helper_replays", "reseeds", "has_run")
+                 "lazy_resumes", "returned_input", "helper_replays", "reseeds", "has_run", "effects")
 
     def __init__(self, name):
         self.name = name
@@ -152,6 +152,7 @@ class Program:
         self.constant_output = None  # the outputs when they are all Python constants (an optimizer's True)
         self.attributes = ()  # (weak reference to a Cell, attribute name): set from the run's values
         self.prints = False  # the program prints (sporax.state.fallback.graph_print)
+        self.effects = False  # the program has side effects (host callbacks: prints, draws of host random streams)
         # Positions among the traced arrays of the Tensor arguments the program updates in place: it
         # returns (outputs, their new values) and the caller stores them (sporax.state.arguments).
         self.argument_writes = ()
@@ -441,6 +442,7 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     template = record["template"]
     dynamic_count = sum(1 for item in template if item is _DYNAMIC)
     jaxpr, consts = closed.jaxpr, closed.consts
+    program.effects = bool(closed.effects)
     # A read-only state the trace never reads (the RNG key of a network without dropout) is not an
     # input: each argument is host time on every call (~0.3 us in JAX's dispatch).
     readonly_index, unread_index = _split_unread(jaxpr, written_flags, dynamic_count)

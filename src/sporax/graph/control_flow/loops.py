@@ -34,7 +34,8 @@ from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract
                                               stands_for_number, zeros_like)
 from sporax.state.arguments import MutableScalar
 from sporax.state.conditional import write_states
-from sporax.state.scope import lifted_states, note_parameter_result, owned_by_active_scope, parameter_behind
+from sporax.state.scope import (in_compiled_trace, lifted_states, note_parameter_result, owned_by_active_scope,
+                                parameter_behind)
 
 _MAX_PROMOTIONS = 4
 
@@ -121,6 +122,12 @@ class _Carry:
             for leaf in leaves:
                 array = jnp.asarray(leaf)
                 dtype = self.dtypes[position]
+                if array.ndim != self.init[position].ndim and in_compiled_trace():
+                    # MindSpore's graph compiler cannot join ranks: it unrolls the loop until its depth limit
+                    raise RuntimeError(
+                        f"Exceed function call depth limit 1000: in the {self.construct} at line {self.line}, the "
+                        f"variable '{self.names[index]}' has rank {self.init[position].ndim} before the loop and "
+                        f"{array.ndim} after an iteration; a loop on a tensor condition must keep each Tensor's rank.")
                 if array.shape != self.init[position].shape:
                     # MindSpore joins the shapes into a dynamic one; one XLA loop cannot: run eagerly.
                     raise ControlFlowFallback(

@@ -19,12 +19,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import jax_private
 from sporax.core.seeded_streams import MinstdStream, eager_kernel
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional.random import _host_draw, _key, _seeded, dropped
 from sporax.ops.op_table import ANY, op
+from sporax.state.scope import in_compiled_trace
 
 
 # --- dropout ----------------------------------------------------------------------------------
@@ -89,8 +89,9 @@ def channel_dropped(primitive, array, keep_prob, mask_shape):
 
     One keep flag per channel (``mask_shape``: the input's with its spatial axes 1), in row-major order, each a
     ``bernoulli_distribution(keep_prob)`` draw of a ``default_random_engine`` seeded with its default 1, which the
-    kernel keeps: a PyNative kernel per (Primitive, keep_prob, input shape and dtype) runs on from call to call,
-    ``set_seed`` unused; a compiled op has one of its own. Kept channels are ``input * (1 / keep_prob)`` in
+    kernel keeps: a PyNative kernel per (Primitive, keep_prob, input shape and dtype) runs on from call to call
+    (a PyNative gradient's forward included), ``set_seed`` unused; an op compiled by ``ms.jit`` or in GRAPH_MODE
+    has one of its own. Kept channels are ``input * (1 / keep_prob)`` in
     float32; at ``keep_prob`` 0 everything is dropped, drawing nothing.
     """
     keep_prob = float(np.float32(keep_prob))  # the Primitive's float attribute
@@ -102,7 +103,8 @@ def channel_dropped(primitive, array, keep_prob, mask_shape):
 
         count = int(np.prod(mask_shape, dtype=np.int64))
         signature = (primitive, keep_prob, tuple(array.shape), np.dtype(array.dtype).name)
-        stream = build() if jax_private.is_transforming() else eager_kernel(signature, build)
+        # a PyNative gradient's program stands for eager calls: it draws on from the PyNative kernel at each run
+        stream = build() if in_compiled_trace() else eager_kernel(signature, build)
         keep = _host_draw(stream, (count,), ("bernoulli", keep_prob), np.bool_).reshape(mask_shape)
     mask = jnp.broadcast_to(keep, array.shape)
     scale = np.float32(1) / np.float32(keep_prob) if keep_prob else np.float32(0)

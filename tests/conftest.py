@@ -60,3 +60,42 @@ def each_mode(request):
     sporax.set_context(mode=sporax.GRAPH_MODE if request.param == "graph" else sporax.PYNATIVE_MODE)
     yield request.param
     sporax.set_context(mode=previous)
+
+
+# xdist's loadfile hands out whole files, by default the files with the most tests first: the few-test files that
+# start processes (a launched job, a 4-device worker, MindSpore's interpreter, `sporax run`) came last, and one
+# worker ran such a file alone while the other had nothing left. These start first instead (longest first, CPU
+# seconds measured on the 2-core CI machine), then the others by number of tests, as before
+# (`--no-loadscope-reorder` in pyproject.toml makes xdist keep this order). A single-process run keeps its order.
+COSTLY_FILES = (
+    "tests/parallel/test_launch_jobs.py",  # 64
+    "tests/parallel/test_optimizer_shard.py",  # 40-50
+    "tests/parallel/test_auto_parallel.py",  # 31-43
+    "tests/parallel/test_point_to_point.py",  # 21-34
+    "tests/io/mindir/test_export.py",  # 26
+    "tests/ops/lowering/test_conv_nhwc_cpu_lowering.py",  # 26
+    "tests/core/test_process_setup.py",  # 25
+    "tests/demo/test_demo.py",  # 24
+    "tests/parallel/test_shard_devices.py",  # 18-21
+    "tests/test_seeds.py",  # 25
+    "tests/ops/lowering/test_conv_onednn_lowering.py",  # 23
+    "tests/io/test_atomic_save.py",  # 16
+    "tests/ops/test_custom_op_builder.py",  # 13
+    "tests/io/mindir/test_load.py",  # 13
+    "tests/test_cli.py",  # 12
+    "tests/state/test_background_compile.py",  # 11
+)
+
+
+@pytest.hookimpl(trylast=True)  # after `-m 'not slow'` deselected
+def pytest_collection_modifyitems(config, items):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank = {path: index for index, path in enumerate(COSTLY_FILES)}
+    count = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        count[path] = count.get(path, 0) + 1
+    # A stable sort by file: each file's tests stay together and in pytest's order.
+    items.sort(key=lambda item: (rank.get(item.nodeid.split("::")[0], len(rank)),
+                                 -count[item.nodeid.split("::")[0]], item.nodeid.split("::")[0]))

@@ -8,6 +8,12 @@ __version__ = "0.1.0"
 # hook, since libraries branch on it (a 0.x would send them down their MindSpore 1.x paths).
 MINDSPORE_VERSION = "2.10.0"
 
+# A launcher process (`python -m sporax launch`, `msrun`) runs the launch here and exits: it needs neither JAX nor
+# the namespace below, which its workers import themselves.
+from sporax.launcher_process import run_if_launcher as _run_if_launcher
+
+_run_if_launcher()
+
 # --- Tensor, Parameter, dtypes, context, seeds ---
 from sporax.core import context, dtype
 from sporax.core.context import (

@@ -356,3 +356,32 @@ def test_worker_log_name_and_bind_core_as_msrun_takes_them(tmp_path):
         assert cores == available[start:start + share]
     process, _ = _launch(tmp_path, "affinity.py", "--bind_core=maybe", timeout=60)
     assert process.returncode != 0 and "--bind_core" in process.stderr
+
+
+def test_the_launcher_process_imports_neither_jax_nor_the_namespace(tmp_path):
+    """The launcher only starts and watches workers: `python -m sporax launch` imports the standard library alone
+    (`-X importtime` lists every module the process imported) and still reports its argument errors."""
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    process = subprocess.run([sys.executable, "-X", "importtime", "-m", "sporax", "launch", "--bind_core=maybe",
+                              "train.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    imported = {line.split("|")[-1].strip() for line in process.stderr.splitlines() if line.startswith("import time:")}
+    assert process.returncode == 2 and "sporax launch: error: argument --bind_core" in process.stderr
+    assert "sporax.launcher_process" in imported and "argparse" in imported
+    assert not {name for name in imported if name.split(".")[0] in ("jax", "jaxlib", "numpy")}
+    assert not {name for name in imported if name.startswith("sporax.") and name != "sporax.launcher_process"}
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["-m", "launch", "--worker_num=2", "train.py", "--lr", "0.1"],
+     ("sporax launch", ["--worker_num=2", "train.py", "--lr", "0.1"])),
+    (["/venv/bin/sporax", "launch", "train.py"], ("sporax launch", ["train.py"])),
+    (["/venv/bin/msrun", "--worker_num=2", "train.py"], ("msrun", ["--worker_num=2", "train.py"])),
+    (["-m", "train.py", "launch"], None),  # a worker (python -m sporax.parallel.worker SCRIPT ...)
+    (["/venv/bin/sporax", "run", "launch.py"], None),
+    (["train.py", "launch"], None),
+    ([], None),
+])
+def test_only_the_launcher_commands_skip_the_namespace(argv, expected):
+    from sporax.launcher_process import launcher_arguments
+
+    assert launcher_arguments(argv) == expected

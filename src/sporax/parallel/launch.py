@@ -133,8 +133,9 @@ def log_file_name(options, rank):
     return f"{options.worker_log_name.replace('{ip}', address).replace('{hostname}', hostname)}_{rank}.log"
 
 
-def parse_arguments(argv):
-    parser = argparse.ArgumentParser(prog="msrun", description="Launch a distributed MindSpore job on sporax.")
+def parse_arguments(argv, prog="msrun"):
+    """msrun's options from ``argv`` (errors and ``--help`` under the name ``prog``)."""
+    parser = argparse.ArgumentParser(prog=prog, description="Launch a distributed MindSpore job on sporax.")
     add_arguments(parser)
     return parser.parse_args(argv)
 

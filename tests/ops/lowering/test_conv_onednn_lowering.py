@@ -59,16 +59,19 @@ def _numpy_convolution(x, w, strides, pads):
 
 # (x NHWC, w OIHW, strides, pads): uneven padding and strides; a deep layer on a 4x4 image and a strided one into
 # a 4x4 image, which take oneDNN's direct JIT kernel instead of its brgemm one (conv_onednn.cc's PrefersDirectJit).
-# On AVX2 kernels the weight gradient of these is conv_onednn.cc's GEMM (WeightGradientByGemm); its batch shares:
-# one image for two threads (a thread with none), and images of more than 2048 windows (one a chunk: 2 chunks
-# summed on the second thread).
+# On AVX2 kernels the weight gradient of these is conv_onednn.cc's GEMM (WeightGradientByGemm). Its batch shares
+# (under 16 channels a thread): one image for two threads (a thread with none), and images of more than 2048 windows
+# (one a chunk: 2 chunks summed on the second thread); its channel shares (the 32-channel cases, and 33 channels
+# split 16 / 17 over images of more than 2048 windows: each thread sums 2 chunks of its channels).
 @pytest.mark.parametrize("x_shape, w_shape, strides, pads", [
     ((3, 11, 10, 17), (6, 17, 3, 2), (3, 2), ((2, 0), (0, 1))),
     ((2, 4, 4, 32), (48, 32, 3, 3), (1, 1), ((1, 1), (1, 1))),
     ((2, 8, 8, 32), (48, 32, 3, 3), (2, 2), ((1, 1), (1, 1))),
     ((1, 5, 6, 16), (8, 16, 3, 3), (1, 1), ((1, 1), (1, 1))),
     ((3, 47, 46, 16), (8, 16, 3, 3), (1, 1), ((1, 1), (0, 2))),
-], ids=["uneven", "tiny_image_direct_jit", "strided_to_tiny_image_direct_jit", "one_image", "chunks_of_one_image"])
+    ((2, 46, 46, 33), (8, 33, 3, 3), (1, 1), ((1, 1), (1, 1))),
+], ids=["uneven", "tiny_image_direct_jit", "strided_to_tiny_image_direct_jit", "one_image", "chunks_of_one_image",
+        "uneven_channel_shares_in_chunks"])
 def test_kernel_matches_xla_and_numpy(x_shape, w_shape, strides, pads):
     rng = np.random.default_rng(1)
     x = rng.standard_normal(x_shape).astype(np.float32)
@@ -179,13 +182,15 @@ import jax, numpy as np
 from sporax.ops.lowering import conv_onednn
 assert conv_onednn.available()  # builds or loads the kernels and registers their handlers
 rng = np.random.default_rng(1)
-x, w = rng.standard_normal((2, 6, 6, 16)).astype(np.float32), rng.standard_normal((24, 16, 3, 3)).astype(np.float32)
 args = ((1, 1), ((1, 1), (1, 1)))
-cotangent = rng.standard_normal((2, 6, 6, 24)).astype(np.float32)
-got = jax.vjp(lambda x, w: conv_onednn.conv(x, w, *args), x, w)[1](cotangent)
-expected = jax.vjp(lambda x, w: conv_onednn._reference(x, w, *args), x, w)[1](cotangent)
-for a, b in zip(got, expected):
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-4)
+for channels in (16, 40):  # on AVX2 kernels and two threads: the weight gradient's batch shares, its channel shares
+    x = rng.standard_normal((2, 6, 6, channels)).astype(np.float32)
+    w = rng.standard_normal((24, channels, 3, 3)).astype(np.float32)
+    cotangent = rng.standard_normal((2, 6, 6, 24)).astype(np.float32)
+    got = jax.vjp(lambda x, w: conv_onednn.conv(x, w, *args), x, w)[1](cotangent)
+    expected = jax.vjp(lambda x, w: conv_onednn._reference(x, w, *args), x, w)[1](cotangent)
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-4)
 print("done")
 """
 

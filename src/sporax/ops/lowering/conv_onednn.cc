@@ -19,12 +19,13 @@
 // 4x4 one most (67 against 116 ms); benchmarks/cpu_speed_notes.md, twenty-second pass.
 //
 // On AVX2 kernels the weight gradient of a window wider than 1x1 is no oneDNN convolution primitive at all but a
-// GEMM (WeightGradientByGemm): each thread of the team takes a share of the batch, lays a chunk of its images out
-// as rows of windows (im2col, (kh, kw, C) a row) and accumulates dW (O x kh*kw*C) += dY^T . rows with oneDNN's
-// sgemm on one thread; the shares are added and laid out OIHW at the end. oneDNN 3.2 has no brgemm
-// backward-weights on AVX2 and its jit:avx2 kernel ran at 25-45 GFLOP a CPU-second, the GEMM at 40-50 (AMD Zen3,
-// b32, CPU ms a call on the two-thread team, least of 5, loaded machine: 64 ch 32x32 63 -> 49, 512 ch 4x4
-// 114-138 -> 52-62, 256 -> 512 stride 2 63 -> 24-37; benchmarks/cpu_speed_notes.md, twenty-third pass).
+// GEMM (WeightGradientByGemm): each thread of the team takes a share of the input channels (of the batch where
+// there are few channels), lays a chunk of its images out as rows of windows (im2col, (kh, kw, C) a row) and
+// accumulates its dW columns (O x kh*kw*C) += dY^T . rows with oneDNN's sgemm on one thread, then lays them out OIHW
+// (batch shares are added first). oneDNN 3.2 has no brgemm backward-weights on AVX2 and its jit:avx2 kernel ran at
+// 25-45 GFLOP a CPU-second, the GEMM at 40-50 (AMD Zen3, b32, CPU ms a call on the two-thread team, least of 5,
+// loaded machine: 64 ch 32x32 63 -> 49, 512 ch 4x4 114-138 -> 52-62, 256 -> 512 stride 2 63 -> 24-37;
+// benchmarks/cpu_speed_notes.md, twenty-third pass).
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -190,12 +191,12 @@ ffi::Error RunForward(F32 array, F32 weight, ffi::ResultBuffer<ffi::F32> result,
   return ffi::Error::Success();
 }
 
-// The rows of images ``image`` .. ``image + images`` in the (positions x (kh, kw, C)) window matrix of ``array``
-// (NHWC) into ``rows``: positions are (image, output row, output column) in order, a window's taps outside the
-// image are 0.
+// The rows of images ``image`` .. ``image + images`` in the (positions x (kh, kw, channels)) window matrix of
+// ``array`` (NHWC), channels ``channel`` .. ``channel + channels`` only, into ``rows``: positions are (image,
+// output row, output column) in order, a window's taps outside the image are 0.
 void WindowRows(const Key& k, int64_t ho, int64_t wo, const float* array, int64_t image, int64_t images,
-                float* rows) {
-  int64_t channels = k[1], height = k[2], width = k[3];
+                int64_t channel, int64_t channels, float* rows) {
+  int64_t height = k[2], width = k[3];
   size_t bytes = sizeof(float) * channels;
   for (int64_t n = image; n < image + images; ++n)
     for (int64_t y = 0; y < ho; ++y)
@@ -205,16 +206,21 @@ void WindowRows(const Key& k, int64_t ho, int64_t wo, const float* array, int64_
           for (int64_t j = 0; j < k[6]; ++j, rows += channels) {
             int64_t column = x * k[8] - k[11] + j;
             if (row < 0 || row >= height || column < 0 || column >= width) std::memset(rows, 0, bytes);
-            else std::memcpy(rows, array + ((n * height + row) * width + column) * channels, bytes);
+            else std::memcpy(rows, array + ((n * height + row) * width + column) * k[1] + channel, bytes);
           }
         }
 }
 
-// The weight gradient (OIHW) as a GEMM over the batch, shared out over the OpenMP team (see the file's comment);
-// under CallMutex (the buffers are kept between calls, as the scratchpads).
+// The weight gradient (OIHW) as a GEMM, shared out over the OpenMP team (see the file's comment); under CallMutex
+// (the buffers are kept between calls, as the scratchpads). Each thread takes a share of the input channels over
+// the whole batch (its own columns of dW: no shares to add, no barrier), or where there are fewer than 16 channels a
+// thread (the stem) a share of the batch over all channels, the shares added at the end. By channels, CPU ms a call
+// (AMD Zen3, b32, two threads, least of 5): quiet, 512 ch 4x4 40.7 -> 31.3 and the other 3x3 layers level (31-33,
+// 15-16); at load 20, 0.7-0.9x on every layer (64 ch 32x32 56-65 -> 46-59, 512 ch 4x4 61 -> 45-50), the batch
+// shares' sum and OIHW re-layout being 15% of the 512-channel call; benchmarks/cpu_speed_notes.md, 24th pass.
 void WeightGradientByGemm(const Key& k, const float* array, const float* gradient, float* weight_gradient) {
   int64_t ho = (k[2] + k[9] + k[10] - k[5]) / k[7] + 1, wo = (k[3] + k[11] + k[12] - k[6]) / k[8] + 1;
-  int64_t outputs = k[4], taps = k[5] * k[6], width = taps * k[1], positions = ho * wo;
+  int64_t outputs = k[4], taps = k[5] * k[6], positions = ho * wo;
   // A chunk of about 2048 window rows (4.5 MB at 64 channels 3x3): the GEMM's K, its rows read from cache.
   int64_t chunk = std::max<int64_t>(1, 2048 / positions);
   static std::vector<std::vector<float>>& buffers = *new std::vector<std::vector<float>>;  // never destroyed
@@ -224,7 +230,16 @@ void WeightGradientByGemm(const Key& k, const float* array, const float* gradien
 #pragma omp parallel num_threads(team)
   {
     int thread = omp_get_thread_num(), threads = omp_get_num_threads();
-    int64_t begin = k[0] * thread / threads, end = k[0] * (thread + 1) / threads;
+    bool by_channels = k[1] >= 16 * threads;
+    int64_t begin = 0, end = k[0], channel = 0, channels = k[1];
+    if (by_channels) {
+      channel = k[1] * thread / threads;
+      channels = k[1] * (thread + 1) / threads - channel;
+    } else {
+      begin = k[0] * thread / threads;
+      end = k[0] * (thread + 1) / threads;
+    }
+    int64_t width = taps * channels;
     std::vector<float>& sum = buffers[2 * thread];
     std::vector<float>& rows = buffers[2 * thread + 1];
     if (sum.size() < static_cast<size_t>(outputs * width)) sum.resize(outputs * width);
@@ -233,7 +248,7 @@ void WeightGradientByGemm(const Key& k, const float* array, const float* gradien
     if (begin == end) std::fill(sum.begin(), sum.begin() + outputs * width, 0.f);
     for (int64_t image = begin; image < end; image += chunk) {
       int64_t images = std::min(chunk, end - image);
-      WindowRows(k, ho, wo, array, image, images, rows.data());
+      WindowRows(k, ho, wo, array, image, images, channel, channels, rows.data());
       // sum (O x width) (+)= dY^T (O x rows) . rows (rows x width); inside a parallel region oneDNN's sgemm runs on
       // the calling thread alone.
       dnnl_status_t status = dnnl_sgemm('T', 'N', outputs, width, images * positions, 1.f,
@@ -244,15 +259,22 @@ void WeightGradientByGemm(const Key& k, const float* array, const float* gradien
         failure = "sgemm failed with status " + std::to_string(status);
       }
     }
+    if (by_channels) {  // this thread's columns (tap, channel) of dW into OIHW
+      for (int64_t o = 0; o < outputs; ++o)
+        for (int64_t tap = 0; tap < taps; ++tap)
+          for (int64_t c = 0; c < channels; ++c)
+            weight_gradient[(o * k[1] + channel + c) * taps + tap] = sum[(o * taps + tap) * channels + c];
+    } else {
 #pragma omp barrier
 #pragma omp for
-    for (int64_t o = 0; o < outputs; ++o)
-      for (int64_t tap = 0; tap < taps; ++tap)
-        for (int64_t c = 0; c < k[1]; ++c) {
-          float total = 0.f;
-          for (int t = 0; t < threads; ++t) total += buffers[2 * t][(o * taps + tap) * k[1] + c];
-          weight_gradient[(o * k[1] + c) * taps + tap] = total;
-        }
+      for (int64_t o = 0; o < outputs; ++o)
+        for (int64_t tap = 0; tap < taps; ++tap)
+          for (int64_t c = 0; c < k[1]; ++c) {
+            float total = 0.f;
+            for (int t = 0; t < threads; ++t) total += buffers[2 * t][(o * taps + tap) * k[1] + c];
+            weight_gradient[(o * k[1] + c) * taps + tap] = total;
+          }
+    }
   }
   if (!failure.empty()) throw std::runtime_error(failure);
 }

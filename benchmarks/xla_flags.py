@@ -87,6 +87,8 @@ for build, batch, steps in ((lowering_step.lenet5, 256, 8), (lowering_step.resne
 """
 
 
+# A repeated enum option takes the enum's full value names as a compile option (XLA_FLAGS takes the short ones).
+YNN_ELTWISE = ",".join(f"LIBRARY_FUSION_TYPE_{kind}" for kind in ("INDIVIDUAL_DOT", "REDUCE", "ELTWISE"))
 COMPILE_OPTIONS = {"default": {}, "fusion emitters off": {"xla_cpu_use_fusion_emitters": False},
                    "codegen split 8": {"xla_cpu_parallel_codegen_split_count": 8},
                    "max ISA AVX2": {"xla_cpu_max_isa": "AVX2"},
@@ -98,7 +100,11 @@ COMPILE_OPTIONS = {"default": {}, "fusion emitters off": {"xla_cpu_use_fusion_em
                    "vector width 256": {"xla_cpu_prefer_vector_width": 256},
                    "no emitter verification": {"xla_cpu_emitter_verification_level": 0},
                    "emitters off + no expensive passes": {"xla_cpu_use_fusion_emitters": False,
-                                                          "xla_llvm_disable_expensive_passes": True}}
+                                                          "xla_llvm_disable_expensive_passes": True},
+                   "YNN eltwise": {"xla_cpu_experimental_ynn_fusion_type": YNN_ELTWISE},
+                   "YNN eltwise + LLVM -O0": {"xla_cpu_experimental_ynn_fusion_type": YNN_ELTWISE,
+                                              "xla_backend_optimization_level": 0},
+                   "fast-compile preset": {"xla_cpu_opt_preset": "CPU_OPT_PRESET_FAST_COMPILE"}}
 CHECKED_STEPS = 3  # losses compared with the default's, bit for bit, over this many steps from the same state
 
 

@@ -245,7 +245,8 @@ def spelled_call(entry, row, sample):
         return [face_name for face_name in own if face_name in names]
 
     # The face names the inputs arrive by: a setting's expression may read them too (softmax's implicit dim).
-    input_faces = {(read_by(given.get(name, name)) or [None])[0] for name in entry.inputs}
+    input_faces = {name if name in read_by(given.get(name, name)) else (read_by(given.get(name, name)) or [None])[0]
+                   for name in entry.inputs}
     candidates, positional, checks = {}, [], []
     for name, parameter in entry.signature.parameters.items():
         if name in entry.inputs and entry.inputs.index(name) >= len(sample.arrays) and name not in sample.kwargs:
@@ -263,6 +264,8 @@ def spelled_call(entry, row, sample):
             continue
         if name not in entry.inputs and len(read) > 1:  # the setting's own name, else the one that is no input
             read = [name] if name in read else [face_name for face_name in read if face_name not in input_faces]
+        elif name in read:  # an input whose expression also reads another (``mint.add``'s other reads input)
+            read = [name] + [face_name for face_name in read if face_name != name]
         if len(read) != 1 and name not in entry.inputs:
             return None
         target = read[0]  # an input adapted by a setting (``input.astype(dtype)``): the first name it reads

@@ -15,6 +15,7 @@ Example:
     True
 """
 import ast
+import functools
 import inspect
 import numbers
 
@@ -87,7 +88,7 @@ def spelled(entry, spelling):
         >>> amax(Tensor([[1.0, 3.0]]), dim=1).asnumpy().tolist()
         [3.0]
     """
-    namespace = {"_target": entry.function, "mstype": mstype}
+    namespace = {"_target": entry.method_face, "mstype": mstype}
     exec(compile(f"def {spelling.name}({spelling.parameters}): pass", "<spelling>", "exec"), namespace)
     own = inspect.signature(namespace.pop(spelling.name)).parameters
     given = dict(spelling.arguments)
@@ -127,6 +128,17 @@ def spelled(entry, spelling):
     function.__module__ = f"sporax.{spelling.namespaces[0]}"
     function.entry = entry
     return function
+
+
+def checking_kernel(kernel, check):
+    """``kernel`` that first makes ``check(*arrays)`` (an entry's ``primitive_check``): traced once per dtypes."""
+
+    @functools.wraps(kernel)
+    def checked(*arrays, **settings):
+        check(*arrays)
+        return kernel(*arrays, **settings)
+
+    return checked
 
 
 def functional(entry):
@@ -264,4 +276,4 @@ def install_tensor_methods(entries):
     ``x.acos()`` and ``x.arccos()`` are ``ops.acos(x)``)."""
     for entry in entries:
         for method in entry.methods:
-            setattr(Tensor, method, entry.function)
+            setattr(Tensor, method, entry.method_face)

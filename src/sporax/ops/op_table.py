@@ -206,6 +206,12 @@ class Op:
         view: the result (each result, for a tuple) is a view of the first input, as MindSpore's view ops in
             PyNative mode: eager writes into either show in the other (``sporax.state.views``). The kernel must
             only pick elements (reshape, transpose, slicing), never compute new ones.
+        primitive_check: ``primitive_check(*arrays)``, a dtype check (raising MindSpore's TypeError) that only the
+            faces of MindSpore's Primitive make -- the functional op and the Primitive class -- where MindSpore 2.10
+            sends the Tensor method, the ``mint`` function and the operator to an extended Primitive that takes
+            more dtypes (``ops.add`` of two Bool Tensors is Add's TypeError; ``x.add(y)``, ``mint.add`` and
+            ``x + y`` run AddExt: Bool). Those faces call ``extended``, the entry's face without the check
+            (None when the entry has no ``primitive_check``); ``method_face`` is whichever they call.
         constant_settings: settings MindSpore's compiler needs as constants because they decide how many Tensors
             the op returns (``chunk``'s ``chunks`` and ``axis``): a value known only when the compiled function
             runs (``mutable``, or computed there) raises RuntimeError naming the op and the setting, as
@@ -250,6 +256,13 @@ class Op:
     writer: Callable = None
     view: bool = False
     snapshot: bool = False
+    primitive_check: Callable = None
+    extended: Callable = None
+
+    @property
+    def method_face(self):
+        """The face the Tensor method, ``mint`` spellings and operators call (``extended`` or ``function``)."""
+        return self.extended or self.function
 
     @property
     def methods(self):
@@ -326,7 +339,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
        updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
-       writer=None, view=False, snapshot=False, constant_settings=()):
+       writer=None, view=False, snapshot=False, constant_settings=(), primitive_check=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
@@ -376,10 +389,16 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
                    scalars=scalars, writes=writes, random=random, draws=draws,
                    updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
                    reference_dtype=reference_dtype, writer=writer, view=view,
-                   snapshot=snapshot, constant_settings=tuple(constant_settings))
+                   snapshot=snapshot, constant_settings=tuple(constant_settings), primitive_check=primitive_check)
         function = faces.functional(entry)
-        entry = dataclasses.replace(entry, function=function)
+        extended = None
+        if primitive_check is not None:  # the functional face checks; the method/mint faces are the plain kernel's
+            extended, function = function, faces.functional(dataclasses.replace(
+                entry, kernel=faces.checking_kernel(entry.kernel, primitive_check)))
+        entry = dataclasses.replace(entry, function=function, extended=extended)
         function.entry = entry
+        if extended is not None:
+            extended.entry = entry
         register(entry)
         return function
 

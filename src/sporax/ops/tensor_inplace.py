@@ -24,7 +24,7 @@ def _store(tensor, method, result):
 
 
 def add_(self, other, *, alpha=1):
-    return _store(self, "add_", functional.add(self, other if alpha == 1 else functional.mul(other, alpha)))
+    return _store(self, "add_", self.add(other, alpha=alpha))  # Tensor.add: AddExt's dtypes (Bool + Bool)
 
 
 def sub_(self, other, *, alpha=1):

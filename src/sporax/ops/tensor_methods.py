@@ -137,7 +137,14 @@ def cumsum(self, *args, **kwargs):
 
 
 def add(self, other, *, alpha=1):
-    return functional.add(self, other if alpha == 1 else functional.mul(other, alpha))
+    """``x.add(y, alpha=1)``: ``x + alpha * y`` through ``ops.add``'s method face (MindSpore 2.10's AddExt: two Bool
+    operands give Bool, ``alpha`` taken as a Bool: ``x or (alpha and y)``)."""
+    if alpha != 1:
+        if self.dtype == mstype.bool_ and (isinstance(other, bool) or getattr(other, "dtype", None) == mstype.bool_):
+            other = functional.logical_and(other, bool(alpha))
+        else:
+            other = functional.mul(other, alpha)
+    return functional.add.entry.method_face(self, other)
 
 
 def sub(self, other, *, alpha=1):

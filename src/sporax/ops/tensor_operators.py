@@ -66,19 +66,23 @@ def _operand(value, op_name=None):
 
 
 def _binary(op_name):
+    face = getattr(functional, op_name)
+    # MindSpore's operators run the extended Primitive where one takes more dtypes (``Op.primitive_check``)
+    face = face.entry.method_face if hasattr(face, "entry") else face
+
     def forward(self, other):
         if not isinstance(other, _FAST):
             other = _operand(other, op_name)
             if other is NotImplemented:
                 return NotImplemented
-        return getattr(functional, op_name)(self, other)
+        return face(self, other)
 
     def reflected(self, other):
         if not isinstance(other, _FAST):
             other = _operand(other, op_name)
             if other is NotImplemented:
                 return NotImplemented
-        return getattr(functional, op_name)(other, self)
+        return face(other, self)
 
     return forward, reflected
 

@@ -137,15 +137,16 @@ def _refuse_two_bools(op_name, x, y):
                         f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
 
 
-def _accepting_common_dtype(primitive, argument, names):
+def _accepting_common_dtype(primitive, argument, names, unlisted=()):
     """A check of the common dtype of a binary kernel's (promoted) operands against the dtypes MindSpore 2.10's
     ``primitive`` takes: a TypeError with the first line of its type check, e.g. ``For primitive[Fmax], the input
-    argument[x1] must be a type of {Tensor[Float16], ...}, but got Tensor[Int8].``"""
+    argument[x1] must be a type of {Tensor[Float16], ...}, but got Tensor[Int8].`` (``unlisted``: dtypes it also
+    takes that its message does not list)."""
     allowed = ", ".join(f"Tensor[{name}]" for name in names)
 
     def check(x, y):
         got = str(from_numpy_dtype(np.dtype(jnp.result_type(x, y))))
-        if got not in names:
+        if got not in names and got not in unlisted:
             raise TypeError(f"For primitive[{primitive}], the input argument[{argument}] must be a type of "
                             f"{{{allowed}}}, but got Tensor[{got}].")
 
@@ -157,6 +158,11 @@ _check_fmax = _accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Floa
 _check_fmin = _accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
 _check_truncate_mod = _accepting_common_dtype("TruncateMod", "x",
                                               ("Float16", "Float32", "Float64", "Int32", "Int8", "UInt8"))
+# Add takes every number dtype but Bool (its message lists the real ones); AddExt, behind ``x.add``, ``mint.add``
+# and ``+``, also adds Bool operands (a logical or).
+_check_add = _accepting_common_dtype("Add", "x", ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32",
+                                                  "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8"),
+                                     unlisted=("Complex64", "Complex128"))
 
 
 def _xlogy_reference(input, other):
@@ -169,11 +175,14 @@ def _xdivy_reference(x, y):
 
 # --- binary arithmetic ------------------------------------------------------------------------
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", aliases=("tensor_add",), position_wise=True,
-    mint=spelling("add", "input, other, *, alpha=1", other="other if alpha == 1 else other * alpha"),
-    samples=binary(),
+    mint=spelling("add", "input, other, *, alpha=1",  # Bool operands: alpha as a Bool (AddExt)
+                  other="other if alpha == 1 else other * (bool(alpha) if input.dtype == getattr(other, 'dtype', None)"
+                        " == mstype.bool_ else alpha)"),
+    samples=binary(), primitive_check=_check_add,
     reference=np.add)
 def add(input, other):
-    """Return ``input + other`` with MindSpore's type promotion."""
+    """Return ``input + other`` with MindSpore's type promotion (``ops.add``/``ops.Add()`` refuse two Bool
+    operands, as MindSpore 2.10's Add; ``x.add(y)``, ``mint.add`` and ``x + y`` give their logical or)."""
     return jnp.add(input, other)
 
 

@@ -18,9 +18,6 @@
 // 1172 ms of wall a pass (medians of 10 alternated passes, loaded machine), every layer lower, the 512-channel
 // 4x4 one most (67 against 116 ms); benchmarks/cpu_speed_notes.md, twenty-second pass.
 //
-// On AVX-512 kernels the deep layers on tiny images (PrefersDirectJit's) balance the two parts instead: backward-data
-// on one thread, the weight gradient as the GEMM below in channel blocks taken by both threads (BalancedBackward).
-//
 // On AVX2 kernels the weight gradient of a window wider than 1x1 is no oneDNN convolution primitive at all but a
 // GEMM (WeightGradientByGemm): each thread of the team takes a share of the input channels (of the batch where
 // there are few channels), lays a chunk of its images out as rows of windows (im2col, (kh, kw, C) a row) and
@@ -31,7 +28,6 @@
 // benchmarks/cpu_speed_notes.md, twenty-third pass).
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <exception>
 #include <map>
@@ -96,7 +92,6 @@ struct Conv {
   dnnl::convolution_backward_weights backward_weights;
   bool side_by_side = false;  // the backward primitives were made for one thread each (see the file's comment)
   bool gemm_weights = false;  // the weight gradient is WeightGradientByGemm's, backward_weights is not made
-  bool balanced = false;      // backward-data on one thread, the GEMM's channel blocks on both (BalancedBackward)
 
   explicit Conv(const Key& k) {
     // k: N, C, H, W, O, kh, kw, stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right
@@ -126,10 +121,9 @@ struct Conv {
     forward = dnnl::convolution_forward(forward_pd);
     // oneDNN sizes a primitive's work split by the team it sees when the primitive is made: one thread here.
     int threads = omp_get_max_threads();
-    balanced = threads == 2 && Avx512Kernels() && direct_jit;
-    side_by_side = !balanced && threads == 2 && Avx512Kernels();
-    gemm_weights = balanced || (!Avx512Kernels() && k[5] * k[6] > 1);
-    if (side_by_side || balanced) omp_set_num_threads(1);
+    side_by_side = threads == 2 && Avx512Kernels();
+    gemm_weights = !Avx512Kernels() && k[5] * k[6] > 1;
+    if (side_by_side) omp_set_num_threads(1);
     try {
       data_pd = make_data();
       if (direct_jit) {
@@ -217,59 +211,21 @@ void WindowRows(const Key& k, int64_t ho, int64_t wo, const float* array, int64_
         }
 }
 
-// dW's columns (tap, channel) for channels ``channel`` .. ``channel + channels``, summed over images ``begin`` ..
-// ``end`` into ``sum`` (O x kh*kw*channels) on the calling thread: chunks of about 2048 window rows laid out by
-// WindowRows (the GEMM's K, read from cache; 4.5 MB at 64 channels 3x3), sum (+)= dY^T (O x rows) . rows with
-// oneDNN's sgemm (inside a parallel region it runs on the calling thread alone). ``rows``: the thread's buffer.
-// "" or what failed.
-std::string GemmColumns(const Key& k, const float* array, const float* gradient, int64_t channel, int64_t channels,
-                        int64_t begin, int64_t end, std::vector<float>& sum, std::vector<float>& rows) {
-  int64_t ho = (k[2] + k[9] + k[10] - k[5]) / k[7] + 1, wo = (k[3] + k[11] + k[12] - k[6]) / k[8] + 1;
-  int64_t outputs = k[4], positions = ho * wo, width = k[5] * k[6] * channels;
-  int64_t chunk = std::max<int64_t>(1, 2048 / positions);
-  if (sum.size() < static_cast<size_t>(outputs * width)) sum.resize(outputs * width);
-  if (rows.size() < static_cast<size_t>(std::min(chunk, end - begin) * positions * width))
-    rows.resize(std::min(chunk, end - begin) * positions * width);
-  if (begin == end) std::fill(sum.begin(), sum.begin() + outputs * width, 0.f);
-  for (int64_t image = begin; image < end; image += chunk) {
-    int64_t images = std::min(chunk, end - image);
-    WindowRows(k, ho, wo, array, image, images, channel, channels, rows.data());
-    dnnl_status_t status = dnnl_sgemm('T', 'N', outputs, width, images * positions, 1.f,
-                                      gradient + image * positions * outputs, outputs, rows.data(), width,
-                                      image == begin ? 0.f : 1.f, sum.data(), width);
-    if (status != dnnl_success) return "sgemm failed with status " + std::to_string(status);
-  }
-  return "";
-}
-
-// ``sum``'s columns (tap, channel) of channels ``channel`` .. ``channel + channels`` into dW (OIHW).
-void ColumnsToOihw(const Key& k, const std::vector<float>& sum, int64_t channel, int64_t channels,
-                   float* weight_gradient) {
-  int64_t taps = k[5] * k[6];
-  for (int64_t o = 0; o < k[4]; ++o)
-    for (int64_t tap = 0; tap < taps; ++tap)
-      for (int64_t c = 0; c < channels; ++c)
-        weight_gradient[(o * k[1] + channel + c) * taps + tap] = sum[(o * taps + tap) * channels + c];
-}
-
-// The GEMM buffers (a sum and a rows buffer a thread), kept between calls as the scratchpads: used under CallMutex.
-std::vector<std::vector<float>>& GemmBuffers(int threads) {
-  static std::vector<std::vector<float>>& buffers = *new std::vector<std::vector<float>>;  // never destroyed
-  if (static_cast<int>(buffers.size()) < 2 * threads) buffers.resize(2 * threads);
-  return buffers;
-}
-
-// The weight gradient (OIHW) as a GEMM, shared out over the OpenMP team (see the file's comment); under CallMutex.
-// Each thread takes a share of the input channels over the whole batch (its own columns of dW: no shares to add, no
-// barrier), or where there are fewer than 16 channels a thread (the stem) a share of the batch over all channels,
-// the shares added at the end. By channels, CPU ms a call (AMD Zen3, b32, two threads, least of 5): quiet, 512 ch
-// 4x4 40.7 -> 31.3 and the other 3x3 layers level (31-33, 15-16); at load 20, 0.7-0.9x on every layer (64 ch 32x32
-// 56-65 -> 46-59, 512 ch 4x4 61 -> 45-50), the batch shares' sum and OIHW re-layout being 15% of the 512-channel
-// call; benchmarks/cpu_speed_notes.md, 24th pass.
+// The weight gradient (OIHW) as a GEMM, shared out over the OpenMP team (see the file's comment); under CallMutex
+// (the buffers are kept between calls, as the scratchpads). Each thread takes a share of the input channels over
+// the whole batch (its own columns of dW: no shares to add, no barrier), or where there are fewer than 16 channels a
+// thread (the stem) a share of the batch over all channels, the shares added at the end. By channels, CPU ms a call
+// (AMD Zen3, b32, two threads, least of 5): quiet, 512 ch 4x4 40.7 -> 31.3 and the other 3x3 layers level (31-33,
+// 15-16); at load 20, 0.7-0.9x on every layer (64 ch 32x32 56-65 -> 46-59, 512 ch 4x4 61 -> 45-50), the batch
+// shares' sum and OIHW re-layout being 15% of the 512-channel call; benchmarks/cpu_speed_notes.md, 24th pass.
 void WeightGradientByGemm(const Key& k, const float* array, const float* gradient, float* weight_gradient) {
-  int64_t taps = k[5] * k[6];
+  int64_t ho = (k[2] + k[9] + k[10] - k[5]) / k[7] + 1, wo = (k[3] + k[11] + k[12] - k[6]) / k[8] + 1;
+  int64_t outputs = k[4], taps = k[5] * k[6], positions = ho * wo;
+  // A chunk of about 2048 window rows (4.5 MB at 64 channels 3x3): the GEMM's K, its rows read from cache.
+  int64_t chunk = std::max<int64_t>(1, 2048 / positions);
+  static std::vector<std::vector<float>>& buffers = *new std::vector<std::vector<float>>;  // never destroyed
   int team = std::max(1, omp_get_max_threads());
-  std::vector<std::vector<float>>& buffers = GemmBuffers(team);
+  if (static_cast<int>(buffers.size()) < 2 * team) buffers.resize(2 * team);
   std::string failure;
 #pragma omp parallel num_threads(team)
   {
@@ -283,18 +239,35 @@ void WeightGradientByGemm(const Key& k, const float* array, const float* gradien
       begin = k[0] * thread / threads;
       end = k[0] * (thread + 1) / threads;
     }
+    int64_t width = taps * channels;
     std::vector<float>& sum = buffers[2 * thread];
-    std::string failed = GemmColumns(k, array, gradient, channel, channels, begin, end, sum, buffers[2 * thread + 1]);
-    if (!failed.empty()) {
+    std::vector<float>& rows = buffers[2 * thread + 1];
+    if (sum.size() < static_cast<size_t>(outputs * width)) sum.resize(outputs * width);
+    if (rows.size() < static_cast<size_t>(std::min(chunk, end - begin) * positions * width))
+      rows.resize(std::min(chunk, end - begin) * positions * width);
+    if (begin == end) std::fill(sum.begin(), sum.begin() + outputs * width, 0.f);
+    for (int64_t image = begin; image < end; image += chunk) {
+      int64_t images = std::min(chunk, end - image);
+      WindowRows(k, ho, wo, array, image, images, channel, channels, rows.data());
+      // sum (O x width) (+)= dY^T (O x rows) . rows (rows x width); inside a parallel region oneDNN's sgemm runs on
+      // the calling thread alone.
+      dnnl_status_t status = dnnl_sgemm('T', 'N', outputs, width, images * positions, 1.f,
+                                        gradient + image * positions * outputs, outputs, rows.data(), width,
+                                        image == begin ? 0.f : 1.f, sum.data(), width);
+      if (status != dnnl_success) {
 #pragma omp critical
-      failure = failed;
+        failure = "sgemm failed with status " + std::to_string(status);
+      }
     }
-    if (by_channels) {
-      ColumnsToOihw(k, sum, channel, channels, weight_gradient);
+    if (by_channels) {  // this thread's columns (tap, channel) of dW into OIHW
+      for (int64_t o = 0; o < outputs; ++o)
+        for (int64_t tap = 0; tap < taps; ++tap)
+          for (int64_t c = 0; c < channels; ++c)
+            weight_gradient[(o * k[1] + channel + c) * taps + tap] = sum[(o * taps + tap) * channels + c];
     } else {
 #pragma omp barrier
 #pragma omp for
-      for (int64_t o = 0; o < k[4]; ++o)
+      for (int64_t o = 0; o < outputs; ++o)
         for (int64_t tap = 0; tap < taps; ++tap)
           for (int64_t c = 0; c < k[1]; ++c) {
             float total = 0.f;
@@ -330,43 +303,6 @@ void RunPart(const Key& key, Conv& conv, int part, const float* array, const flo
   stream.wait();
 }
 
-// The backward on a two-thread team of a layer PrefersDirectJit gives the direct JIT kernel (at most 16 output
-// pixels) where oneDNN runs AVX-512 kernels: thread 0 runs backward-data (``part(0)``, its primitive made for one
-// thread) while thread 1 computes the weight gradient block by block of input channels (GemmColumns over the whole
-// batch, each block its own columns of dW, about an eighth of the channels and at least 16), and thread 0 takes
-// blocks too once its part is done: the threads end together whichever part is the longer, with no barrier inside
-// either. Side by side, oneDNN's one-thread jit:avx512 backward-weights outlasted backward-data on these layers (the
-// data thread idle for the rest). In the ResNet-18 b32 step (AMD Zen5 VM, CPU ms a call measured around the call in
-// the step, two runs of 11 steps, load 11-12): 512 ch 4x4 27.4 / 27.6 -> 24.0 / 24.3, 256 -> 512 stride 2 16.3 /
-// 16.5 -> 13.5 / 13.9. Not on the wider layers (64 ch 32x32: 24 -> 31 CPU ms a call outside the step, the GEMM on 16
-// channels being slower than the jit kernel there), nor on AVX2 kernels, where it took every 3x3 layer level with
-// the team's parts in turn in the step (64 ch 41.8 / 41.2 -> 44.2 / 42.9, 512 ch 41.8 / 38.9 -> 42.5 / 40.5);
-// benchmarks/cpu_speed_notes.md, 25th pass.
-template <class Part>
-void BalancedBackward(const Key& k, Part& part, const float* array, const float* gradient, float* weight_gradient,
-                      std::string& failure) {
-  int64_t block = k[1] < 32 ? k[1] : std::max<int64_t>(16, k[1] / 8);
-  int64_t blocks = (k[1] + block - 1) / block;
-  std::vector<std::vector<float>>& buffers = GemmBuffers(2);
-  std::atomic<int64_t> next{0};
-#pragma omp parallel num_threads(2)
-  {
-    int thread = omp_get_thread_num();
-    if (thread == 0) part(0);
-    std::string failed;
-    for (int64_t b = next++; failed.empty() && b < blocks; b = next++) {
-      int64_t channel = b * block, channels = std::min(block, k[1] - channel);
-      std::vector<float>& sum = buffers[2 * thread];
-      failed = GemmColumns(k, array, gradient, channel, channels, 0, k[0], sum, buffers[2 * thread + 1]);
-      if (failed.empty()) ColumnsToOihw(k, sum, channel, channels, weight_gradient);
-    }
-    if (!failed.empty()) {
-#pragma omp critical
-      failure = failed;
-    }
-  }
-}
-
 // The backward call on host pointers: "" or what failed; throws dnnl::error.
 std::string Backward(const Key& key, const float* array, const float* weight, const float* gradient,
                      float* array_gradient, float* weight_gradient) {
@@ -381,9 +317,7 @@ std::string Backward(const Key& key, const float* array, const float* weight, co
       failures[which] = error.what();
     }
   };
-  if (conv.balanced) {
-    BalancedBackward(key, part, array, gradient, weight_gradient, failures[1]);
-  } else if (conv.side_by_side) {
+  if (conv.side_by_side) {
     // A team of one (a nested region, a thread limit) runs both parts in turn.
 #pragma omp parallel for num_threads(2) schedule(static, 1)
     for (int which = 0; which < 2; ++which) part(which);

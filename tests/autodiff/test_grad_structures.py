@@ -105,6 +105,43 @@ def test_errors_match_mindspore():
         grad(f, 0, ["not a parameter"])
 
 
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+def test_a_function_without_inputs(mode):
+    """Recorded on MindSpore 2.10 CPU (tests/st/pynative/jit/test_pynative_jit.py::test_jit_pyexecute calls
+    GradOperation()(net)() on a construct without inputs): GradOperation()(g)() is () in both modes, also with
+    sens_param; grad(g)() and grad(g, (0,))() are () and value_and_grad(g)() is (value, ()) in PyNative, while a
+    graph (GRAPH_MODE, ms.jit) raises IndexError "Position index 0 is exceed input size." as it does for any
+    position past the inputs (PyNative: RuntimeError)."""
+    import sporax
+    from sporax import context, jit, ops
+
+    def g():
+        return mul(x, x)
+
+    previous = context.get_context("mode")
+    context.set_context(mode=getattr(sporax, f"{mode}_MODE"))
+    try:
+        assert ops.GradOperation()(g)() == ()
+        assert ops.GradOperation(sens_param=True)(g)(x) == ()
+        gradients, weighted = ops.GradOperation(get_all=True, get_by_list=True)(lambda: mul(x, w), [w])()
+        assert gradients == () and as_numpy(weighted[0]).tolist() == [1.0, 2.0]
+        if mode == "PYNATIVE":
+            assert grad(g)() == () and grad(g, (0,))() == ()
+            value, gradients = value_and_grad(g)()
+            assert as_numpy(value).tolist() == [1.0, 4.0] and gradients == ()
+        for api in (grad, value_and_grad):
+            if mode == "GRAPH":
+                with pytest.raises(IndexError, match="position index 0 is exceed input size"):
+                    api(g)()
+            with pytest.raises(RuntimeError if mode == "PYNATIVE" else IndexError,
+                               match="position index 1 is exceed input size"):
+                api(f, 1)(x)
+        with pytest.raises(IndexError, match="position index 1 is exceed input size"):
+            jit(lambda a: grad(f, 1)(a))(x)
+    finally:
+        context.set_context(mode=previous)
+
+
 def test_integer_input_gradient_is_the_derivative_cast_to_int():
     """As MindSpore: d(x*n)/dn for an int n is x's value cast to int (tests/autodiff/test_integer_gradients.py)."""
     gradients = grad(lambda a, n: mul(a, n), (0, 1))(x, tensor([2, 3], np.int32))

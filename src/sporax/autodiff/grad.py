@@ -114,10 +114,17 @@ class GradFunction:
         positions = tuple(range(len(args))) if self.all_positions else self.positions
         position_mode = self.position_mode
         if positions:
+            compiled = get_mode() == GRAPH_MODE or is_tracing()
+            if not args and (self.api == "GradOperation" or not compiled):
+                # MindSpore 2.10: a function called without inputs has no input gradients, an empty tuple
+                # (GradOperation in every mode; grad/value_and_grad in PyNative, a graph refuses below).
+                return self._run(args, kwargs, sens, (), "tuple")
             for position in positions:
                 if position >= len(args):
-                    raise RuntimeError(f"For '{self.api}', position index {position} is exceed input size: the "
-                                       f"function was called with {len(args)} positional inputs.")
+                    # MindSpore's graph compiler raises IndexError, PyNative RuntimeError.
+                    error = IndexError if compiled else RuntimeError
+                    raise error(f"For '{self.api}', position index {position} is exceed input size: the "
+                                f"function was called with {len(args)} positional inputs.")
             # MindSpore differentiates only Tensor inputs: an int, a float, a tuple or a list at a
             # chosen position has no gradient and is left out of the result.
             graph = get_mode() == GRAPH_MODE

@@ -107,6 +107,7 @@ class FileRowsDataset(MappableDataset):
                          shard_id, cache)
         self._rows = None
         self._file_counts = None
+        self._argument_sampler = self.sampler  # a sampler set later (use_sampler, split) reads by index
 
     def _load_rows(self):
         raise NotImplementedError(f"{type(self).__name__} must implement _load_rows() (an internal method of its base class).")
@@ -124,7 +125,7 @@ class FileRowsDataset(MappableDataset):
 
     def _epoch_indices(self, ctx):
         self._loaded()
-        if self._shuffled or self._file_counts is None:
+        if self._shuffled or self._file_counts is None or self.sampler is not self._argument_sampler:
             return super()._epoch_indices(ctx)
         order = file_order_rows(self._file_counts, self._workers(), self.num_shards, self.shard_id)
         return order[:self.num_samples] if self.num_samples else order

@@ -169,11 +169,31 @@ SPAWNS = textwrap.dedent("""\
     """)
 
 
+def run_text(tmp_path, source):
+    """What ``sporax run`` prints for a script holding ``source`` (which must succeed)."""
+    script = tmp_path / "script.py"
+    script.write_text(source)
+    result = sporax("run", str(script), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_run_script_can_spawn_processes(tmp_path):
     # A spawned child re-imports the script (which imports mindspore) before it unpickles the
     # work: sporax run makes the child install the aliases first.
-    script = tmp_path / "spawns.py"
-    script.write_text(SPAWNS)
-    result = sporax("run", str(script), cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == "(42, 'Float32')\n"
+    assert run_text(tmp_path, SPAWNS) == "(42, 'Float32')\n"
+
+
+NUMPY_SCALARS = textwrap.dedent("""\
+    import numpy as np
+    from mindspore.dataset import transforms
+    import mindspore.dataset as ds
+    print({"accuracy": np.float64(0.375), "n": np.int64(3)}, [np.float32(0.5)], np.array([0.5, 1.0]))
+    print(transforms.vision.ToTensor is ds.vision.ToTensor, transforms.vision.ToTensor.__name__)
+    """)
+
+
+def test_run_prints_numpy_scalars_as_under_mindspores_numpy(tmp_path):
+    # MindSpore 2.10 runs on NumPy 1.x: its Model.fit prints "metrics: {'accuracy': 0.375}", where
+    # NumPy 2 writes np.float64(0.375). Its transforms package also holds the vision module.
+    assert run_text(tmp_path, NUMPY_SCALARS) == "{'accuracy': 0.375, 'n': 3} [0.5] [0.5 1. ]\nTrue ToTensor\n"

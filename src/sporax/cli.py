@@ -29,6 +29,7 @@ from sporax.demo.run import add_arguments, run
 def _run(options):
     """Install the MindSpore aliases and run the script as ``python SCRIPT [args...]`` would."""
     install()
+    process_setup.mindspore_numpy_printing()
     return run_script(options.script, options.args)
 
 

@@ -42,6 +42,33 @@ def test_maximum_gradient_reaches_both_operands_where_nan_compares(op):
     np.testing.assert_array_equal(dy.asnumpy(), [1.0, 1.0, 0.5, 0.0 if winner_is_x else 1.0])
 
 
+def test_gradient_of_the_operand_not_chosen_is_a_positive_zero():
+    # MindSpore 2.10 prints 0. (not -0.) for the operand maximum/minimum/hardtanh pass over, under a
+    # negative gradient; the chosen operand gets the gradient, a tie half of it.
+    x = _f32([-2.0, -0.5, 0.0, 0.5, 2.0, 7.0])
+    weight = _f32([-1.0] * 6)
+    cases = {
+        "maximum": (lambda a: ops.maximum(a, 0.0), [0.0, 0.0, -0.5, -1.0, -1.0, -1.0]),
+        "minimum": (lambda a: ops.minimum(a, 0.0), [-1.0, -1.0, -0.5, 0.0, 0.0, 0.0]),
+        "hardtanh": (lambda a: ops.hardtanh(a, -1.0, 1.0), [0.0, -1.0, -1.0, -1.0, 0.0, 0.0]),
+    }
+    for name, (function, expected) in cases.items():
+        gradient = ms.grad(lambda a: (function(a) * weight).sum())(x).asnumpy()
+        np.testing.assert_array_equal(gradient, expected, err_msg=name)
+        np.testing.assert_array_equal(np.signbit(gradient), np.array(expected) < 0, err_msg=name)
+
+
+def test_hardsigmoid_gradient_is_mindspores_selection():
+    # MindSpore 2.10's HSigmoidGrad: dy / 6 unless x <= -3 or x >= 3 (a plain 0. there, bounds included);
+    # NaN takes the middle branch. Values recorded under a -1 cotangent.
+    x = _f32([-4.0, -3.0, 0.0, 3.0, 7.0, NAN])
+    np.testing.assert_array_equal(ops.hardsigmoid(x).asnumpy(), [0.0, 0.0, 0.5, 1.0, 1.0, NAN])
+    gradient = ms.grad(lambda a: (ops.hardsigmoid(a) * _f32([-1.0] * 6)).sum())(x).asnumpy()
+    sixth = np.float32(-1.0) / np.float32(6.0)
+    np.testing.assert_array_equal(gradient, [0.0, 0.0, sixth, 0.0, 0.0, sixth])
+    assert not np.signbit(gradient[[0, 1, 3, 4]]).any()
+
+
 def test_clamp_with_nan_input_gives_the_bound_and_no_gradient():
     x = _f32([NAN, -3.0, 3.0, 0.5])
     np.testing.assert_array_equal(ops.clamp(x, -1.0, 1.0).asnumpy(), [-1.0, -1.0, 1.0, 0.5])

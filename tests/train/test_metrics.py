@@ -141,3 +141,24 @@ def test_top_k_with_fewer_classes_than_k_is_mindspores():
     metric.clear()
     metric.update(Tensor(rng.random((2, 5)).astype(np.float32)), Tensor(np.zeros(2, np.int32)))
     assert metric.eval() == 1.0
+
+
+def test_scalar_results_are_numpy_float64_as_mindspore():
+    # MindSpore 2.10: Accuracy/TopK/Loss/MAE/MSE and the averaged per-class metrics give numpy.float64
+    # (probe recorded in session 32); per-class results stay float64 arrays.
+    y_pred = Tensor(np.array([[0.2, 0.5, 0.3], [0.1, 0.1, 0.8], [0.6, 0.3, 0.1], [0.3, 0.3, 0.4]], np.float32))
+    y = Tensor(np.array([1, 2, 1, 0], np.int32))
+    for metric in (Accuracy(), Top1CategoricalAccuracy()):
+        value = run(metric, y_pred, y).eval()
+        assert type(value) is np.float64 and value == 0.5
+    for metric in (Precision(), Recall(), F1()):
+        run(metric, y_pred, y)
+        assert type(metric.eval(average=True)) is np.float64
+        assert metric.eval().dtype == np.float64 and metric.eval().shape == (3,)
+    loss = Loss()
+    loss.update(Tensor(np.float32(0.5)))
+    loss.update(Tensor(np.float32(0.25)))
+    assert type(loss.eval()) is np.float64 and loss.eval() == 0.375
+    for metric, expected in ((MAE(), 0.5), (MSE(), 0.25)):
+        value = run(metric, Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([1.5, 2.5], np.float32))).eval()
+        assert type(value) is np.float64 and value == expected

@@ -102,6 +102,9 @@ ALIASES = {
     "mindspore.dataset.vision.py_transforms": "sporax.dataset.vision",
     "mindspore.dataset.vision.py_transforms_util": "sporax.dataset.vision.python_helpers",
     "mindspore.dataset.vision.utils": "sporax.dataset.vision",
+    # MindSpore's transforms package imports its sibling: ``transforms.vision.ToTensor()`` (the
+    # MindSpore-Tutorial course scripts) reaches the vision transforms.
+    "mindspore.dataset.transforms.vision": "sporax.dataset.vision",
     "mindspore.dataset.transforms": "sporax.dataset.transforms",
     "mindspore.dataset.transforms.transforms": "sporax.dataset.transforms",
     "mindspore.dataset.transforms.c_transforms": "sporax.dataset.transforms",

@@ -90,6 +90,13 @@ Python's warning filters.
    (``sporax.core.product_precision.conv_precision``). Opt-out: ``matmul_allow_tf32(True)`` (or
    ``JAX_DEFAULT_MATMUL_PRECISION``, kept as the user's). XLA:CPU computes float32 products in float32
    whatever the precision, so CPU values are unchanged.
+11. **NumPy scalars printed as under MindSpore's NumPy** (``mindspore_numpy_printing``, called by
+   ``sporax run`` before the script, not on import): MindSpore 2.10 needs NumPy 1.x (1.26), whose
+   repr of a scalar is ``0.375``; NumPy 2 writes ``np.float64(0.375)``. A MindSpore script printing
+   a dict or list that holds NumPy scalars (``Model.eval``'s metrics, MindSpore's own ``fit``
+   "Eval result" line, ``asnumpy()`` sums) printed other text than on MindSpore. Under NumPy >= 2
+   ``np.set_printoptions(legacy="1.25")`` (scalars only; arrays print as before). Opt-out:
+   ``SPORAX_NUMPY_PRINT=native``.
 
 Example:
     >>> import sporax
@@ -109,6 +116,7 @@ import sys
 import warnings
 
 import jax
+import numpy as np
 from jax.experimental.compilation_cache import compilation_cache
 from jaxlib import version as jaxlib_version
 
@@ -359,6 +367,14 @@ def export_run_script(path):
 def set_environment_defaults(variables):
     """Set each of ``variables`` the environment does not set yet (for clients and processes started later)."""
     os.environ.update({name: value for name, value in variables.items() if name not in os.environ})
+
+
+def mindspore_numpy_printing():
+    """NumPy scalars' repr as NumPy 1.x writes it (item 11), unless ``SPORAX_NUMPY_PRINT=native``."""
+    if os.environ.get("SPORAX_NUMPY_PRINT", "").lower() == "native":
+        return
+    if int(np.__version__.split(".")[0]) >= 2:
+        np.set_printoptions(legacy="1.25")
 
 
 def raise_recursion_limit(limit):

@@ -58,7 +58,7 @@ class BatchDataset(Dataset):
         if not callable(batch_size):
             sync.count_rows_per_batch(self, batch_size)
         self.per_batch_map = kwargs.get("per_batch_map")
-        names = child.get_col_names()
+        names = list(child._column_names())
         self._names = names
         self.input_columns = check.column_list("batch", "input_columns", kwargs.get("input_columns"))
         self.output_columns = check.column_list("batch", "output_columns", kwargs.get("output_columns"))
@@ -66,7 +66,8 @@ class BatchDataset(Dataset):
             if not callable(self.per_batch_map):
                 raise TypeError("batch: per_batch_map must be callable.")
             inputs = self.input_columns or names
-            check.existing_columns("batch", "input_columns", inputs, names)
+            self._column_error = check.missing_columns("batch", "input_columns", inputs, names)
+            inputs = [name for name in inputs if name in names]
             outputs = self.output_columns or inputs
             self.input_columns, self.output_columns = inputs, outputs
             self._positions = [names.index(name) for name in inputs]
@@ -116,7 +117,7 @@ class BatchDataset(Dataset):
         return stack_column([piece.columns[j] for piece in pieces], name)
 
     def _make(self, pieces, batch_num, ctx):
-        names = self.children[0].get_col_names()
+        names = list(self.children[0]._column_names())
         if self.per_batch_map is None:
             columns = [_one_row(self._stack(pieces, j, name)) for j, name in enumerate(names)]
             return Block(columns, 1, batch_num)
@@ -154,7 +155,7 @@ class PaddedBatchDataset(BatchDataset):
     def __init__(self, child, batch_size, drop_remainder=False, num_parallel_workers=None,
                  pad_info=None):
         super().__init__(child, batch_size, drop_remainder, num_parallel_workers)
-        self.pad_info = _check_pad_info("padded_batch", pad_info, child.get_col_names())
+        self.pad_info = _check_pad_info("padded_batch", pad_info, list(child._column_names()))
 
     def _stack(self, pieces, j, name):
         info = _pad_for(self.pad_info, name)
@@ -195,7 +196,7 @@ class BucketBatchByLengthDataset(Dataset):
                  element_length_function=None, pad_info=None, pad_to_bucket_boundary=False,
                  drop_remainder=False):
         where = "bucket_batch_by_length"
-        names = child.get_col_names()
+        names = list(child._column_names())
         columns = check.column_list(where, "column_names", column_names, allow_none=False)
         check.existing_columns(where, "column_names", columns, names)
         boundaries = list(bucket_boundaries)

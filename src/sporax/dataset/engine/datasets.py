@@ -31,6 +31,8 @@ class Dataset(PipelineInternals):
         self._shape_type_cache = None
         self._epochs_started = 0
         self._global_step = None
+        # A column an operation names that its input lacks (see check.missing_columns)
+        self._column_error = None
 
     # -- what subclasses implement -------------------------------------------------------------
     def _column_names(self):
@@ -179,7 +181,9 @@ class Dataset(PipelineInternals):
         return serdes.to_json(self, filename)
 
     def get_col_names(self):
-        """The output column names."""
+        """The output column names; raises the RuntimeError of an operation in the pipeline that
+        names a column its input lacks (iterators ask this first)."""
+        _raise_column_errors(self)
         return list(self._column_names())
 
     def get_dataset_size(self):
@@ -208,9 +212,10 @@ class Dataset(PipelineInternals):
                                        for column in row]
 
     def output_types(self):
-        """NumPy dtype of each column of the first row."""
+        """NumPy dtype of each column of the first row; a string or bytes column's is the plain
+        ``<U`` / ``S`` without a width, as MindSpore 2.10 reports them."""
         row = self._first_row()
-        return [] if row is None else [np.asarray(column).dtype for column in row]
+        return [] if row is None else [_column_type(np.asarray(column).dtype) for column in row]
 
     def get_batch_size(self):
         """Batch size of the last ``batch`` in the pipeline (1 if there is none)."""
@@ -350,3 +355,15 @@ class VisionBaseDataset(Dataset):
 from sporax.dataset.engine import batching, saving, splitting, sync  # noqa: E402
 from sporax.dataset.engine import operations as operation_nodes  # noqa: E402
 from sporax.dataset.engine import serializer_deserializer as serdes  # noqa: E402
+
+
+def _column_type(dtype):
+    return np.dtype(np.str_) if dtype.kind == "U" else np.dtype(np.bytes_) if dtype.kind == "S" else dtype
+
+
+def _raise_column_errors(node):
+    """The first (deepest) column error recorded in ``node``'s tree, raised."""
+    for child in node.children:
+        _raise_column_errors(child)
+    if node._column_error is not None:
+        raise node._column_error

@@ -22,7 +22,7 @@ class CSVDataset(FileRowsDataset):
                  num_samples=None, num_parallel_workers=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, cache=None):
         where = type(self).__name__
-        self.dataset_files = expand_files(where, dataset_files)
+        self.dataset_files = sorted(expand_files(where, dataset_files))
         if not isinstance(field_delim, str) or len(field_delim) != 1 or field_delim in "\"\r\n":
             raise ValueError(f"{where}: field_delim must be one character other than a quote or "
                              "a line break.")
@@ -47,8 +47,9 @@ class CSVDataset(FileRowsDataset):
         return self.column_names
 
     def _load_rows(self):
-        records, origins = [], []
+        records, origins, self._file_counts = [], [], []
         for path in self.dataset_files:
+            self._file_counts.append(-len(records))
             with read_errors_name("CSVDataset", path):
                 with open(path, newline="", encoding="utf-8") as handle:
                     reader = csv.reader(handle, delimiter=self.field_delim)
@@ -58,6 +59,7 @@ class CSVDataset(FileRowsDataset):
                         if row:
                             records.append(row)
                             origins.append((path, reader.line_num))
+            self._file_counts[-1] += len(records)
         width = len(self.column_names)
         for row, (path, line) in zip(records, origins):
             if len(row) != width:

@@ -94,6 +94,7 @@ def run_epoch(dataset, epoch, sampler_pass=None, streams=None):
 
 def count_rows(dataset):
     """Rows in one epoch, by running it (for sizes that cannot be known statically)."""
+    dataset.get_col_names()  # a pipeline that cannot run raises its column error first
     ctx, blocks = run_epoch(dataset, 0)
     try:
         return sum(block.n for block in blocks)

@@ -154,9 +154,11 @@ class MapDataset(Dataset):
                 raise TypeError("map: callbacks must be dataset.DSCallback objects, but got "
                                 f"{type(callback).__name__}.")
         self._callback_state = {"total": 0, "begun": False}
-        names = child.get_col_names()
+        names = list(child._column_names())
         inputs = check.column_list(where, "input_columns", input_columns) or names[:1]
-        check.existing_columns(where, "input_columns", inputs, names)
+        self._column_error = check.missing_columns(where, "input_columns", inputs, names)
+        if self._column_error is not None:
+            inputs = [name for name in inputs if name in names] or names[:1]
         outputs = check.column_list(where, "output_columns", output_columns) or list(inputs)
         self.input_columns, self.output_columns = inputs, outputs
         self._input_positions = [names.index(name) for name in inputs]

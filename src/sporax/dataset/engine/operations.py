@@ -135,7 +135,7 @@ class ZipDataset(Dataset):
             if not isinstance(dataset, Dataset):
                 raise TypeError(f"zip: every input must be a Dataset, but got {type(dataset).__name__}.")
         super().__init__(list(datasets))
-        names = [name for child in self.children for name in child.get_col_names()]
+        names = [name for child in self.children for name in child._column_names()]
         if len(set(names)) != len(names):
             raise ValueError(f"zip: the datasets have duplicate column names {names}; rename or "
                              "project them first so every column name is unique.")
@@ -180,11 +180,11 @@ class ConcatDataset(Dataset):
             if not isinstance(dataset, Dataset):
                 raise TypeError(f"concat: every input must be a Dataset, but got {type(dataset).__name__}.")
         super().__init__(list(datasets))
-        first = self.children[0].get_col_names()
+        first = list(self.children[0]._column_names())
         for child in self.children[1:]:
-            if child.get_col_names() != first:
+            if list(child._column_names()) != first:
                 raise ValueError(f"concat: the datasets must have the same columns in the same "
-                                 f"order, but got {first} and {child.get_col_names()}.")
+                                 f"order, but got {first} and {list(child._column_names())}.")
         self._shard = None  # (num_shards, shard_id) once use_sampler is given a DistributedSampler
         self._interleave = False  # True once use_sampler is given a RandomSampler
 
@@ -279,9 +279,10 @@ class ProjectDataset(Dataset):
 
     def __init__(self, child, columns):
         columns = check.column_list("project", "columns", columns, allow_none=False)
-        names = child.get_col_names()
-        check.existing_columns("project", "columns", columns, names)
+        names = list(child._column_names())
         super().__init__(child)
+        self._column_error = check.missing_columns("project", "columns", columns, names)
+        columns = [name for name in columns if name in names]
         self._names = columns
         self._positions = [names.index(name) for name in columns]
 
@@ -301,9 +302,9 @@ class RenameDataset(Dataset):
         outputs = check.column_list("rename", "output_columns", output_columns, allow_none=False)
         if len(inputs) != len(outputs):
             raise ValueError("rename: input_columns and output_columns must have the same length.")
-        names = child.get_col_names()
-        check.existing_columns("rename", "input_columns", inputs, names)
+        names = list(child._column_names())
         super().__init__(child)
+        self._column_error = check.missing_columns("rename", "input_columns", inputs, names)
         mapping = dict(zip(inputs, outputs))
         self._names = [mapping.get(name, name) for name in names]
         if len(set(self._names)) != len(self._names):
@@ -323,9 +324,10 @@ class FilterDataset(Dataset):
         if not callable(predicate):
             raise TypeError(f"filter: predicate must be callable, but got {type(predicate).__name__}.")
         super().__init__(child, check.workers("filter", num_parallel_workers))
-        names = child.get_col_names()
+        names = list(child._column_names())
         inputs = check.column_list("filter", "input_columns", input_columns) or names
-        check.existing_columns("filter", "input_columns", inputs, names)
+        self._column_error = check.missing_columns("filter", "input_columns", inputs, names)
+        inputs = [name for name in inputs if name in names]
         self.predicate, self.input_columns = predicate, inputs
         self._positions = [names.index(name) for name in inputs]
 
@@ -383,7 +385,7 @@ class FlatMapDataset(Dataset):
         if self._names is None:
             first = self._expand(next(self.children[0].create_tuple_iterator(
                 num_epochs=1, output_numpy=True)))
-            self._names = first.get_col_names()
+            self._names = list(first._column_names())
         return self._names
 
     def _static_size(self):

@@ -51,6 +51,20 @@ def column_list(where, name, value, allow_none=True):
     return list(value)
 
 
+def missing_columns(where, name, wanted, available):
+    """A RuntimeError naming the first column of ``wanted`` missing from ``available``, or None.
+
+    An operation naming a column its input lacks (map/filter/batch input_columns, project,
+    rename) is built as in MindSpore 2.10, which raises this RuntimeError only when the pipeline
+    runs or is asked its column names; the node keeps the error and the columns that exist.
+    """
+    for column in wanted:
+        if column not in available:
+            return RuntimeError(f"{where}: column '{column}' given in {name} does not exist; the "
+                                f"dataset's columns are {list(available)}.")
+    return None
+
+
 def existing_columns(where, name, wanted, available):
     """Every column in ``wanted`` must be one of ``available``."""
     for column in wanted:

@@ -320,7 +320,18 @@ def hardsigmoid(input):
         return jax.lax.div(jnp.clip(input + 3, 0, 6), jnp.asarray(6, input.dtype))
     # MindSpore computes float16 in float32 and rounds once; its division is exact (jax.nn's is not).
     wide = input.astype(jnp.float32) if input.dtype == jnp.float16 else input
-    return exact_divide(jnp.clip(wide + 3, 0, 6), 6).astype(input.dtype)
+    return _hardsigmoid_float(wide).astype(input.dtype)
+
+
+@jax.custom_jvp
+def _hardsigmoid_float(array):
+    """``clip(array + 3, 0, 6) / 6`` with MindSpore's HSigmoidGrad: ``dy / 6`` unless ``x <= -3`` or
+    ``x >= 3``, where it is a selected 0. (not ``dy * 0``: -0. under a negative gradient); NaN gets ``dy / 6``."""
+    return exact_divide(jnp.clip(array + 3, 0, 6), 6)
+
+
+_hardsigmoid_float.defjvps(lambda tangent, _, array: jnp.where(
+    (array <= -3) | (array >= 3), jnp.zeros_like(tangent), tangent / jnp.asarray(6, tangent.dtype)))
 
 
 @op(dtypes=ANY, cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),),

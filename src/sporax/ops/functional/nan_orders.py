@@ -45,10 +45,13 @@ def _select(largest):
         if not jnp.issubdtype(out.dtype, jnp.inexact):
             return out, jnp.zeros_like(out)
         tie = a == b
-        # a comparison with NaN fails both ways, so neither operand is ruled out: both get the gradient
-        to_a = jnp.where(tie, 0.5, jnp.where(compare(b, a), 0.0, 1.0)).astype(out.dtype)
-        to_b = jnp.where(tie, 0.5, jnp.where(compare(a, b), 0.0, 1.0)).astype(out.dtype)
-        return out, to_a * da + to_b * db
+        # a comparison with NaN fails both ways, so neither operand is ruled out: both get the gradient.
+        # The operand ruled out gets a selected zero, not the gradient times 0: MindSpore prints 0.
+        # there, where a product would give -0. for a negative gradient.
+        half = jnp.asarray(0.5, out.dtype)
+        to_a = jnp.where(tie, half * da, jnp.where(compare(b, a), jnp.zeros_like(da), da))
+        to_b = jnp.where(tie, half * db, jnp.where(compare(a, b), jnp.zeros_like(db), db))
+        return out, (to_a + to_b).astype(out.dtype)
 
     return select
 

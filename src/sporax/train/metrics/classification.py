@@ -60,7 +60,7 @@ class Accuracy(Metric):
     def eval(self):
         if self._total_num == 0:
             raise self._no_samples()
-        return self._correct_num / self._total_num
+        return np.float64(self._correct_num / self._total_num)  # MindSpore 2.10 returns numpy.float64
 
 
 class _ConfusionCounts(Metric):
@@ -105,8 +105,8 @@ class _ConfusionCounts(Metric):
         self._check_samples()
         result = self._true_positives / (positives + _EPS)
         if average and self._type == "multilabel":
-            return float(result.sum() / (result.size + _EPS))  # MindSpore's epsilon in the mean too
-        return float(result.mean()) if average else result
+            return np.float64(result.sum() / (result.size + _EPS))  # MindSpore's epsilon in the mean too
+        return np.float64(result.mean()) if average else result
 
     def _check_samples(self):
         if self._samples == 0:
@@ -146,7 +146,7 @@ class Fbeta(_ConfusionCounts):
         recall = self._true_positives / (self._actual_positives + _EPS)
         square = self.beta ** 2
         result = (1 + square) * precision * recall / (square * precision + recall + _EPS)
-        return float(result.mean()) if average else result
+        return np.float64(result.mean()) if average else result
 
 
 class F1(Fbeta):
@@ -196,7 +196,7 @@ class TopKCategoricalAccuracy(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise self._no_samples()
-        return self._correct_num / self._samples_num
+        return np.float64(self._correct_num / self._samples_num)
 
 
 class Top1CategoricalAccuracy(TopKCategoricalAccuracy):

@@ -30,7 +30,7 @@ class _ErrorMetric(Metric):
     def eval(self):
         if self._samples_num == 0:
             raise self._no_samples()
-        return self._error_sum / self._samples_num
+        return np.float64(self._error_sum / self._samples_num)  # MindSpore 2.10 returns numpy.float64
 
 
 class MAE(_ErrorMetric):
@@ -72,4 +72,4 @@ class Loss(Metric):
     def eval(self):
         if self._total_num == 0:
             raise self._no_samples()
-        return self._sum_loss / self._total_num
+        return np.float64(self._sum_loss / self._total_num)

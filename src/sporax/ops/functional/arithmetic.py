@@ -23,8 +23,9 @@ from sporax.core.dtype import from_numpy_dtype
 from sporax.ops._dispatch import describe, scalar_result_dtype
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.op_table import (
-    BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
+    BINARY, BINARY_TO_FLOAT, FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
 )
+from sporax.ops.face_inputs import accepting
 from sporax.ops.samples import binary, mixed_operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
@@ -407,8 +408,19 @@ atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,
                          "Return the arctangent of ``input / other`` using the signs of both for the quadrant.",
                          to_float=True, primitive="Atan2")
 arctan2 = _binary_function("arctan2", jnp.arctan2, np.arctan2, "Alias of ``atan2``.", to_float=True)
-hypot = _binary_function("hypot", jnp.hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise.",
-                         to_float=True, primitive="Hypot", mint=False)
+# MindSpore 2.10's Hypot takes a Float32/Float64 common dtype alone (Int, Bool, Float16, BFloat16 raise its TypeError)
+_check_hypot = _accepting_common_dtype("Hypot", "x1", ("Float32", "Float64"))
+
+
+def _hypot(input, other):
+    _check_hypot(input, other)
+    return jnp.hypot(input, other)
+
+
+hypot = _binary_function("hypot", _hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise: a Float32 "
+                         "or Float64 common dtype (``int32`` beside ``float32`` gives Float32).",
+                         samples=lambda dtype: binary()(dtype) if dtype in ("float32", "float64") else [],
+                         primitive="Hypot", mint=False)
 logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
                              "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
 logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
@@ -461,12 +473,28 @@ def heaviside(input, values):
 _THREE_SHAPES = [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), (7,), 0.25)]
 
 
-@op(inputs=("input", "end", "weight"), dtypes=PROMOTED_TO_FLOAT, primitive="Lerp", method="lerp", mint="lerp",
-    samples=mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES),
+# MindSpore 2.10's Lerp: ``input`` and ``end`` Tensors of one dtype, Float16, Float32 or BFloat16 (its messages name
+# either input ``start``); ``weight`` a float or a float Tensor of any width, the result in the inputs' dtype.
+_LERP_INPUT = accepting(("Float16", "Float32", "BFloat16"),
+                        "For primitive[Lerp], the input[start] supports types: Float16, Float32, BFloat16. But got {got}.")
+
+
+def _check_lerp(input, end, weight):
+    if input.dtype != end.dtype:
+        raise TypeError(f"For primitive[Lerp], the input[tensors] elements should have same type, but got: "
+                        f"{from_numpy_dtype(input.dtype)}, {from_numpy_dtype(end.dtype)}.\nFor 'lerp', 'input' and "
+                        "'end' must have one dtype: cast one of them, e.g. end.astype(input.dtype).")
+
+
+@op(inputs=("input", "end", "weight"), dtypes=FLOAT, primitive="Lerp", method="lerp", mint="lerp",
+    input_dtypes={"input": _LERP_INPUT, "end": _LERP_INPUT}, scalars=("weight",), value_check=_check_lerp,
+    samples=lambda dtype: [] if dtype == "float64" else mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0),
+                                                                       rows=_THREE_SHAPES)(dtype),
     reference=lambda input, end, weight: input + weight * (end - input))
 def lerp(input, end, weight):
-    """Return ``input + weight * (end - input)`` (Int/Bool operands compute in Float32)."""
-    return input + weight * (end - input)
+    """Return ``input + weight * (end - input)`` in the dtype of ``input`` and ``end`` (one dtype: Float16,
+    Float32 or BFloat16, as MindSpore 2.10's Lerp; ``weight`` a float or a float Tensor)."""
+    return (input + weight * (end - input)).astype(input.dtype)
 
 
 _WITH_VALUE = [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1), ()), ((3, 4), (3, 4), (4,), 0.5),

@@ -171,21 +171,38 @@ tan = _float_function("tan", jnp.tan, np.tan, "Return the tangent of ``input`` (
                       samples=unary(-1.2, 1.2), primitive="Tan")
 sinh = _float_function("sinh", jnp.sinh, np.sinh, "Return the hyperbolic sine of ``input``.", primitive="Sinh")
 cosh = _float_function("cosh", jnp.cosh, np.cosh, "Return the hyperbolic cosine of ``input``.", primitive="Cosh")
-asin = _float_function("asin", jnp.arcsin, np.arcsin, "Return the arcsine of ``input``.", samples=_UNIT,
-                       primitive="Asin")
-acos = _float_function("acos", jnp.arccos, np.arccos, "Return the arccosine of ``input``.", samples=_UNIT,
-                       primitive="ACos", aliases=("arccos",))
-atan = _float_function("atan", jnp.arctan, np.arctan, "Return the arctangent of ``input``.", primitive="Atan",
-                       aliases=("arctan",))
-asinh = _float_function("asinh", jnp.arcsinh, np.arcsinh, "Return the inverse hyperbolic sine of ``input``.",
-                        primitive="Asinh", aliases=("arcsinh",))
-acosh = _float_function("acosh", jnp.arccosh, np.arccosh, "Return the inverse hyperbolic cosine of ``input``.",
-                        samples=unary(1.1, 4.0), primitive="Acosh", aliases=("arccosh",))
-atanh = _float_function("atanh", jnp.arctanh, np.arctanh, "Return the inverse hyperbolic tangent of ``input``.",
-                        samples=_UNIT, primitive="Atanh", aliases=("arctanh",))
-arcsin = _float_function("arcsin", jnp.arcsin, np.arcsin,
-                         "Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name).",
-                         samples=_UNIT, argument="x")
+
+
+def _kernel_accepting(primitive):
+    """The reader of an op that MindSpore 2.10 computes for float and complex Tensors alone: an Int or Bool Tensor
+    is a TypeError (its CPU kernel's, as it infers an Int result there), not a Float32 result. BFloat16 computes,
+    as on MindSpore's other devices."""
+    return accepting(_FLOATS + ("BFloat16", "Complex64", "Complex128"),
+                     f"Select CPU operator[{primitive}] fail! Unsupported data type! The supported data types are "
+                     "Float16, Float32, Float64, Complex64, Complex128, but got {got}.")
+
+
+def _inverse_trig(name, compute, reference, doc, primitive, samples=unary(), aliases=(), argument="input",
+                  kernel=None):
+    """An inverse trigonometric entry: float and complex inputs only (``_kernel_accepting`` of its Primitive, or of
+    ``kernel``, the Primitive MindSpore runs for it, when the entry has none)."""
+    return _float_function(name, compute, reference, doc, samples=samples, primitive=primitive, aliases=aliases,
+                           argument=argument, dtypes=FLOAT, accepts=_kernel_accepting(kernel or primitive))
+
+
+asin = _inverse_trig("asin", jnp.arcsin, np.arcsin, "Return the arcsine of ``input``.", "Asin", samples=_UNIT)
+acos = _inverse_trig("acos", jnp.arccos, np.arccos, "Return the arccosine of ``input``.", "ACos", samples=_UNIT,
+                     aliases=("arccos",))
+atan = _inverse_trig("atan", jnp.arctan, np.arctan, "Return the arctangent of ``input``.", "Atan", aliases=("arctan",))
+asinh = _inverse_trig("asinh", jnp.arcsinh, np.arcsinh, "Return the inverse hyperbolic sine of ``input``.", "Asinh",
+                      aliases=("arcsinh",))
+acosh = _inverse_trig("acosh", jnp.arccosh, np.arccosh, "Return the inverse hyperbolic cosine of ``input``.", "Acosh",
+                      samples=unary(1.1, 4.0), aliases=("arccosh",))
+atanh = _inverse_trig("atanh", jnp.arctanh, np.arctanh, "Return the inverse hyperbolic tangent of ``input``.", "Atanh",
+                      samples=_UNIT, aliases=("arctanh",))
+arcsin = _inverse_trig("arcsin", jnp.arcsin, np.arcsin,
+                       "Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name).", None,
+                       samples=_UNIT, argument="x", kernel="Asin")
 
 
 arccos, arctan, arcsinh, arccosh, arctanh = acos, atan, asinh, acosh, atanh

@@ -1,5 +1,6 @@
 """Binary ops whose MindSpore 2.10 Primitive checks the operands' common dtype: Fmax/Fmin take Float16/32/64,
-Int32, Int64; TruncateMod Float16/32/64, Int8, Int32, UInt8; Hypot Float32/64 (on every face: ops, Primitive, method). Other common dtypes (Bool, Int8/16, UInt8, BFloat16,
+Int32, Int64; TruncateMod Float16/32/64, Int8, Int32, UInt8; Hypot and Zeta
+Float32/64 (Hypot on every face: ops, Primitive, method). Other common dtypes (Bool, Int8/16, UInt8, BFloat16,
 complex; Int64 and Int16 for TruncateMod) raise its TypeError, whose first line was recorded on MindSpore 2.10 CPU.
 """
 import numpy as np
@@ -58,13 +59,18 @@ REFUSED = [
                                                 f"{HYPOT}, but got Tensor[Bool]."),
     ("hypot", Tensor(3), Tensor(4), f"For primitive[Hypot], the input argument[x1] must be a type of {HYPOT}, "
                                     "but got Tensor[Int64]."),  # 0-d
+    ("zeta", _tensor("float16"), _tensor("float16"), f"For primitive[Zeta], the input argument[q] must be a type of "
+                                                      f"{HYPOT}, but got Tensor[Float16]."),
+    ("zeta", _tensor("bool"), _tensor("bool"), f"For primitive[Zeta], the input argument[q] must be a type of "
+                                                f"{HYPOT}, but got Tensor[Bool]."),
 ]
 
 
 @pytest.mark.parametrize("name, x, y, first_line", REFUSED,
                          ids=[f"{name}-{getattr(x, 'dtype', x)}-{getattr(y, 'dtype', y)}" for name, x, y, _ in REFUSED])
 def test_refused_like_mindspore(name, x, y, first_line):
-    primitive = {"fmax": ops.Fmax, "fmin": ops.Fmin, "truncate_mod": ops.TruncateMod, "hypot": ops.Hypot}[name]
+    primitive = {"fmax": ops.Fmax, "fmin": ops.Fmin, "truncate_mod": ops.TruncateMod, "hypot": ops.Hypot,
+                 "zeta": ops.Zeta}[name]
     faces = (getattr(ops, name), primitive(), ms.jit(getattr(ops, name)))
     if name == "hypot":  # Tensor.hypot runs Hypot too
         faces += (lambda x, y: x.hypot(y),)

@@ -32,7 +32,26 @@ REFUSED = [
                               "but got 'mindspore.bool'."),
     ("rad2deg", (), np.int64, "The 'x' should be one of [mindspore.float16, mindspore.float32, mindspore.float64], "
                               "but got 'mindspore.int64'."),
+    ("logcumsumexp", (0,), np.int32, "For primitive[CumulativeLogsumexp], the input argument[x] must be a type of "
+                                     f"{FLOATS}, but got Tensor[Int32]."),
+    ("logcumsumexp", (0,), np.bool_, "For primitive[CumulativeLogsumexp], the input argument[x] must be a type of "
+                                     f"{FLOATS}, but got Tensor[Bool]."),
 ]
+
+
+@pytest.mark.parametrize("name, dtype, first_line", [
+    ("ger", np.int32, f"For primitive[Ger], the input argument[x1] must be a type of {FLOATS}, but got Tensor[Int32]."),
+    ("ger", np.bool_, f"For primitive[Ger], the input argument[x1] must be a type of {FLOATS}, but got Tensor[Bool]."),
+    ("nextafter", np.float16, "For primitive[NextAfter], the input argument[x1] must be a type of {Tensor[Float32], "
+                              "Tensor[Float64]}, but got Tensor[Float16]."),
+], ids=["ger-int32", "ger-bool", "nextafter-float16"])
+def test_two_operand_dtypes_refused_like_mindspore(name, dtype, first_line):
+    # recorded on MindSpore 2.10 CPU, ops.<name>(x, x) and x.<name>(x) alike
+    x = Tensor(np.array([1, 2, 3]).astype(dtype))
+    for call in (lambda: getattr(ops, name)(x, x), lambda: getattr(x, name)(x)):
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value).split("\n")[0] == first_line
 
 
 @pytest.mark.parametrize("name, extra, dtype, first_line", REFUSED,
@@ -58,6 +77,11 @@ def test_taken_dtypes_keep_mindspore_results():
     result = ops.deg2rad(Tensor(np.array([1.5, 2.5], np.float16)))
     assert str(result.dtype) == "Float16"
     np.testing.assert_allclose(result.asnumpy(), [0.02618, 0.04364], rtol=2e-3)
+    result = ops.logcumsumexp(Tensor(np.array([3, 1, 2], np.float16)), 0)
+    assert str(result.dtype) == "Float16"
+    np.testing.assert_allclose(result.asnumpy(), [3.0, 3.127, 3.408], rtol=2e-3)
+    result = ops.ger(Tensor(np.array([3, 1, 2], np.float16)), Tensor(np.array([3, 1, 2], np.float16)))
+    assert str(result.dtype) == "Float16" and result.asnumpy()[0].tolist() == [9.0, 3.0, 6.0]
 
 
 def test_masked_select_of_0d_operands_is_1d():

@@ -139,8 +139,8 @@ def _binary_result(entry, sample, dtype):
 BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT)]
 # MindSpore 2.10's TruncateMod refuses an Int64 common dtype (tests/ops/test_common_dtype_refusals.py)
 NO_INT64 = {"truncate_mod"}
-# MindSpore 2.10's Hypot takes a Float32/Float64 common dtype alone (tests/ops/test_common_dtype_refusals.py)
-FLOAT_COMMON = {"hypot"}
+# MindSpore 2.10's Hypot and Zeta take a Float32/Float64 common dtype alone (tests/ops/test_common_dtype_refusals.py)
+FLOAT_COMMON = {"hypot", "zeta"}
 
 
 @pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=entry_id)

@@ -26,7 +26,7 @@ from sporax.ops.op_table import (
     BINARY, BINARY_TO_FLOAT, FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
 )
 from sporax.ops.face_inputs import accepting
-from sporax.ops.samples import binary, mixed_operands, with_settings
+from sporax.ops.samples import binary, mixed_operands, with_settings, without
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
 # every float dtype, so the rounded quotient never straddles an integer.
@@ -138,7 +138,7 @@ def _refuse_two_bools(op_name, x, y):
                         f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
 
 
-def _accepting_common_dtype(primitive, argument, names, unlisted=()):
+def accepting_common_dtype(primitive, argument, names, unlisted=()):
     """A check of the common dtype of a binary kernel's (promoted) operands against the dtypes MindSpore 2.10's
     ``primitive`` takes: a TypeError with the first line of its type check, e.g. ``For primitive[Fmax], the input
     argument[x1] must be a type of {Tensor[Float16], ...}, but got Tensor[Int8].`` (``unlisted``: dtypes it also
@@ -155,13 +155,13 @@ def _accepting_common_dtype(primitive, argument, names, unlisted=()):
 
 
 # The dtypes of MindSpore 2.10's Fmax/Fmin and TruncateMod type checks (on the operands' common dtype).
-_check_fmax = _accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
-_check_fmin = _accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
-_check_truncate_mod = _accepting_common_dtype("TruncateMod", "x",
+_check_fmax = accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
+_check_fmin = accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
+_check_truncate_mod = accepting_common_dtype("TruncateMod", "x",
                                               ("Float16", "Float32", "Float64", "Int32", "Int8", "UInt8"))
 # Add takes every number dtype but Bool (its message lists the real ones); AddExt, behind ``x.add``, ``mint.add``
 # and ``+``, also adds Bool operands (a logical or).
-_check_add = _accepting_common_dtype("Add", "x", ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32",
+_check_add = accepting_common_dtype("Add", "x", ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32",
                                                   "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8"),
                                      unlisted=("Complex64", "Complex128"))
 
@@ -409,7 +409,7 @@ atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,
                          to_float=True, primitive="Atan2")
 arctan2 = _binary_function("arctan2", jnp.arctan2, np.arctan2, "Alias of ``atan2``.", to_float=True)
 # MindSpore 2.10's Hypot takes a Float32/Float64 common dtype alone (Int, Bool, Float16, BFloat16 raise its TypeError)
-_check_hypot = _accepting_common_dtype("Hypot", "x1", ("Float32", "Float64"))
+_check_hypot = accepting_common_dtype("Hypot", "x1", ("Float32", "Float64"))
 
 
 def _hypot(input, other):
@@ -419,7 +419,7 @@ def _hypot(input, other):
 
 hypot = _binary_function("hypot", _hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise: a Float32 "
                          "or Float64 common dtype (``int32`` beside ``float32`` gives Float32).",
-                         samples=lambda dtype: binary()(dtype) if dtype in ("float32", "float64") else [],
+                         samples=without(("float16", "bfloat16"), binary()),
                          primitive="Hypot", mint=False)
 logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
                              "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
@@ -488,8 +488,7 @@ def _check_lerp(input, end, weight):
 
 @op(inputs=("input", "end", "weight"), dtypes=FLOAT, primitive="Lerp", method="lerp", mint="lerp",
     input_dtypes={"input": _LERP_INPUT, "end": _LERP_INPUT}, scalars=("weight",), value_check=_check_lerp,
-    samples=lambda dtype: [] if dtype == "float64" else mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0),
-                                                                       rows=_THREE_SHAPES)(dtype),
+    samples=without(("float64",), mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES)),
     reference=lambda input, end, weight: input + weight * (end - input))
 def lerp(input, end, weight):
     """Return ``input + weight * (end - input)`` in the dtype of ``input`` and ``end`` (one dtype: Float16,

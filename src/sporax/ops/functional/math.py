@@ -23,7 +23,7 @@ import numpy as np
 from sporax.ops.op_table import (ANY, FLOAT, FLOAT_NUMBER, INEXACT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op,
                                   spelling)
 from sporax.ops.face_inputs import accepting, primitive_accepting
-from sporax.ops.samples import unary, with_settings
+from sporax.ops.samples import unary, with_settings, without
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
 _HALVES = _WHOLE[:-1] + 0.5    # ties of round
@@ -70,11 +70,6 @@ def _float_function(name, compute, reference, doc, samples=unary(), primitive=No
 
 
 _FLOATS = ("Float16", "Float32", "Float64")
-
-
-def _without(dtypes, maker):
-    """The sample maker ``maker`` with no samples in ``dtypes`` (those an op refuses, as MindSpore does)."""
-    return lambda dtype: [] if dtype in dtypes else maker(dtype)
 
 
 # --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------
@@ -216,11 +211,11 @@ erfinv = _float_function("erfinv", jax.scipy.special.erfinv, _erfinv_reference,
                          "Return the inverse error function of ``input``.", samples=_UNIT, primitive="Erfinv")
 lgamma = _float_function("lgamma", jax.scipy.special.gammaln, _lgamma_reference,
                          "Return the log of the absolute value of the gamma function of ``input``.",
-                         samples=_without(("bfloat16",), _POSITIVE), primitive="Lgamma", mint=False,
+                         samples=without(("bfloat16",), _POSITIVE), primitive="Lgamma", mint=False,
                          accepts=primitive_accepting("Lgamma", "x", _FLOATS + ("Int32",)))
 digamma = _float_function("digamma", jax.scipy.special.digamma, _digamma_reference,
                           "Return the logarithmic derivative of the gamma function of ``input``.",
-                          samples=_without(("bfloat16",), _POSITIVE), primitive="Digamma", mint=False,
+                          samples=without(("bfloat16",), _POSITIVE), primitive="Digamma", mint=False,
                           dtypes=FLOAT, accepts=primitive_accepting("Digamma", "input", _FLOATS))
 # MindSpore 2.10's deg2rad/rad2deg check their input in Python, before any Primitive
 _ANGLE_INPUT = accepting(_FLOATS, "The 'x' should be one of [mindspore.float16, mindspore.float32, mindspore.float64], "
@@ -228,9 +223,9 @@ _ANGLE_INPUT = accepting(_FLOATS, "The 'x' should be one of [mindspore.float16, 
 sinc = _float_function("sinc", jnp.sinc, np.sinc, "Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).",
                        primitive="Sinc")
 deg2rad = _float_function("deg2rad", jnp.deg2rad, np.deg2rad, "Convert angles from degrees to radians.", mint=False,
-                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=_without(("bfloat16",), unary()))
+                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=without(("bfloat16",), unary()))
 rad2deg = _float_function("rad2deg", jnp.rad2deg, np.rad2deg, "Convert angles from radians to degrees.", mint=False,
-                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=_without(("bfloat16",), unary()))
+                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=without(("bfloat16",), unary()))
 
 
 # --- unary functions that keep the input dtype ------------------------------------------------
@@ -375,7 +370,7 @@ def _mvlgamma_reference(input, p):
 
 
 @op(dtypes=FLOAT, primitive="Mvlgamma", primitive_attrs=("p",), method="mvlgamma", position_wise=True,
-    samples=_without(("float16", "bfloat16"), unary(1.6, 4.0, p=3)), reference=_mvlgamma_reference,
+    samples=without(("float16", "bfloat16"), unary(1.6, 4.0, p=3)), reference=_mvlgamma_reference,
     input_dtypes={"input": primitive_accepting("Mvlgamma", "x", ("Float32", "Float64"))})
 def mvlgamma(input, p):
     """Multivariate log-gamma of dimension ``p``: ``sum_i lgamma(x - i / 2) + p (p - 1) / 4 log(pi)``.

@@ -44,7 +44,11 @@ REFUSED = [
     ("ger", np.bool_, f"For primitive[Ger], the input argument[x1] must be a type of {FLOATS}, but got Tensor[Bool]."),
     ("nextafter", np.float16, "For primitive[NextAfter], the input argument[x1] must be a type of {Tensor[Float32], "
                               "Tensor[Float64]}, but got Tensor[Float16]."),
-], ids=["ger-int32", "ger-bool", "nextafter-float16"])
+    ("igamma", np.float16, "For primitive[Igamma], the input argument[a] must be a type of {Tensor[Float32], "
+                           "Tensor[Float64]}, but got Tensor[Float16]."),
+    ("igammac", np.int32, "For primitive[Igammac], the input argument[a] must be a type of {Tensor[Float32], "
+                          "Tensor[Float64]}, but got Tensor[Int32]."),
+], ids=["ger-int32", "ger-bool", "nextafter-float16", "igamma-float16", "igammac-int32"])
 def test_two_operand_dtypes_refused_like_mindspore(name, dtype, first_line):
     # recorded on MindSpore 2.10 CPU, ops.<name>(x, x) and x.<name>(x) alike
     x = Tensor(np.array([1, 2, 3]).astype(dtype))
@@ -149,3 +153,17 @@ def test_lerp_weight_of_another_float_dtype_and_gradient():
     gradients = ms.grad(lambda a, b, c: ops.lerp(a, b, c).sum(), grad_position=(0, 1, 2))(x, y, weight)
     for gradient, expected in zip(gradients, ([0.5, 0.75], [0.5, 0.25], [3.0, 4.0])):
         np.testing.assert_allclose(gradient.asnumpy(), expected)
+
+
+def test_approximate_equal_refuses_integers_but_its_tensor_method_computes():
+    # recorded on MindSpore 2.10 CPU: ops.approximate_equal and ops.ApproximateEqual refuse Int32 and Bool (its type
+    # check); x.approximate_equal(y) of Int32 gives [True, True, True]
+    x = Tensor(np.array([3, 1, 2], np.int32))
+    for operand, got in ((x, "Int32"), (x > 1, "Bool")):
+        for call in (ops.approximate_equal, ops.ApproximateEqual()):
+            with pytest.raises(TypeError) as caught:
+                call(operand, operand)
+            assert str(caught.value).split("\n")[0] == (
+                "For primitive[ApproximateEqual], the input argument[x1] must be a type of {Tensor[Float16], "
+                f"Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
+    assert x.approximate_equal(x).asnumpy().tolist() == [True, True, True]

@@ -36,6 +36,10 @@ REFUSED = [
                                      f"{FLOATS}, but got Tensor[Int32]."),
     ("logcumsumexp", (0,), np.bool_, "For primitive[CumulativeLogsumexp], the input argument[x] must be a type of "
                                      f"{FLOATS}, but got Tensor[Bool]."),
+    ("median", (), np.float16, "For primitive[Median], the input argument[x] must be a type of {Tensor[Float32], "
+                               "Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64]}, but got Tensor[Float16]."),
+    ("median", (), np.int8, "For primitive[Median], the input argument[x] must be a type of {Tensor[Float32], "
+                            "Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64]}, but got Tensor[Int8]."),
 ]
 
 
@@ -167,3 +171,12 @@ def test_approximate_equal_refuses_integers_but_its_tensor_method_computes():
                 "For primitive[ApproximateEqual], the input argument[x1] must be a type of {Tensor[Float16], "
                 f"Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
     assert x.approximate_equal(x).asnumpy().tolist() == [True, True, True]
+
+
+@pytest.mark.parametrize("dtype, got", [(np.int32, "Int32"), (np.bool_, "Bool")])
+def test_polygamma_refuses_integer_input(dtype, got):
+    # recorded on MindSpore 2.10 CPU
+    with pytest.raises(TypeError) as caught:
+        ops.polygamma(Tensor(1), Tensor(np.array([3, 1, 2]).astype(dtype)))
+    assert str(caught.value).split("\n")[0] == ("For primitive[Polygamma], the input argument[x] must be a type of "
+                                                f"{FLOATS}, but got Tensor[{got}].")

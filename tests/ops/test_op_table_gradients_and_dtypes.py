@@ -144,8 +144,9 @@ def _binary_result(entry, sample, dtype):
 BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT)]
 # MindSpore 2.10's TruncateMod refuses an Int64 common dtype (tests/ops/test_common_dtype_refusals.py)
 NO_INT64 = {"truncate_mod"}
-# MindSpore 2.10's Hypot and Zeta take a Float32/Float64 common dtype alone (tests/ops/test_common_dtype_refusals.py)
-FLOAT_COMMON = {"hypot", "zeta"}
+# The float common dtypes MindSpore 2.10's Hypot, Zeta and Xdivy take (tests/ops/test_common_dtype_refusals.py)
+FLOAT_COMMON = {"hypot": ("Float32", "Float64"), "zeta": ("Float32", "Float64"),
+                "xdivy": ("Float16", "Float32", "Float64")}
 
 
 @pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=entry_id)
@@ -166,11 +167,12 @@ def test_binary_promotion(entry):
              ((Tensor(whole), Tensor(whole.astype(np.int64))), ms.float32 if floating else ms.int64)]
     if entry.name in NO_INT64:
         cases = cases[:-1]
-    if entry.name in FLOAT_COMMON:  # the Float16 and Int64 common dtypes are refused
-        for operands in (cases[1][0], cases[3][0]):
-            with pytest.raises(TypeError, match=entry.primitive):
-                entry.function(*operands)
-        cases = [cases[0], cases[2]]
+    if entry.name in FLOAT_COMMON:  # the other common dtypes are refused
+        for operands, expected in cases:
+            if str(expected) not in FLOAT_COMMON[entry.name]:
+                with pytest.raises(TypeError, match=entry.primitive):
+                    entry.function(*operands)
+        cases = [(operands, expected) for operands, expected in cases if str(expected) in FLOAT_COMMON[entry.name]]
     for operands, expected in cases:
         result = dtypes_of(lambda: entry.function(*operands))
         assert result == [_binary_result(entry, sample, expected)], (entry.name, operands, result)

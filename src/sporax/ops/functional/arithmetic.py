@@ -450,10 +450,17 @@ xlogy = _binary_function("xlogy", _xlogy, _xlogy_reference,
                          samples=_POSITIVE_DIVISOR, primitive="Xlogy")
 
 
-@op(inputs=("x", "y"), dtypes=BINARY_TO_FLOAT, primitive="Xdivy", method="xdivy", samples=_POSITIVE_DIVISOR,
+# MindSpore 2.10's Xdivy takes a float or complex common dtype (Int32 beside 2.0 is Float32; two Int or Bool: its
+# TypeError)
+_check_xdivy = accepting_common_dtype("Xdivy", "x", ("Complex128", "Complex64", "Float16", "Float32", "Float64"),
+                                      unlisted=("BFloat16",))
+
+
+@op(inputs=("x", "y"), dtypes=BINARY, primitive="Xdivy", method="xdivy", samples=_POSITIVE_DIVISOR,
     reference=_xdivy_reference)
 def xdivy(x, y):
     """Return ``x / y``, 0 where ``x`` is 0."""
+    _check_xdivy(x, y)
     # where x is 0 the divisor is replaced too, so 0 / 0 gives a zero gradient (MindSpore's), not NaN
     quotient = x / jnp.where(x == 0, jnp.ones_like(y), y)
     return jnp.where(x == 0, jnp.zeros_like(quotient), quotient)

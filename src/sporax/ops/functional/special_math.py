@@ -149,7 +149,9 @@ def _numpy_polygamma(n, input):
     return scipy.special.polygamma(n, input)
 
 
-@op(inputs=("n", "input"), dtypes=TO_FLOAT, indices="n", primitive="Polygamma", value_check=_check_polygamma,
+# MindSpore 2.10's Polygamma takes a Float16/32/64 ``input`` alone (Int, Bool: its TypeError naming argument x)
+@op(inputs=("n", "input"), dtypes=FLOAT, indices="n", primitive="Polygamma", value_check=_check_polygamma,
+    input_dtypes={"input": primitive_accepting("Polygamma", "x", ("Float16", "Float32", "Float64"))},
     samples=_polygamma_samples, reference=_numpy_polygamma, grad_check=False)
 def polygamma(n, input):
     """The ``n``-th derivative of the digamma function at ``input`` (``n`` an int or integer Tensor; integer

@@ -232,7 +232,8 @@ def test_ops_work_under_jit():
     (lambda: ops.add(Tensor(np.ones((2, 3))), Tensor(np.ones(4))), ValueError, "broadcast"),
     # operands of several-operand ops that do not broadcast: ValueError, as MindSpore 2.10 (Lerp, Addcmul, Clamp,
     # Cross recorded on its CPU)
-    (lambda: ops.lerp(Tensor(np.ones(2)), Tensor(np.ones(3)), 0.5), ValueError, "'lerp'.*broadcast"),
+    (lambda: ops.lerp(Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32)), 0.5), ValueError,
+     "'lerp'.*broadcast"),
     (lambda: ops.addcmul(Tensor(np.ones((3, 4))), Tensor(np.ones((0, 4))), Tensor(np.ones((3, 4))), 1.0),
      ValueError, "'addcmul'.*broadcast"),
     (lambda: ops.clamp(Tensor(np.ones((0, 4))), Tensor(np.ones((3, 4))), Tensor(np.ones((3, 4)))), ValueError,

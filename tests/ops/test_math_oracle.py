@@ -3,7 +3,8 @@
 The fixture (``tests/fixtures/ops_math_mindspore.json``, recorded by
 ``tests/fixtures/record_ops_math.py``) holds one row per (expression, input dtype); rows where
 MindSpore raised are null and skipped here (sporax computes Int inputs of transcendental
-functions in Float32 where MindSpore's CPU kernels are missing).
+functions in Float32 where MindSpore's CPU kernels are missing; the inverse trigonometric functions, which MindSpore
+infers as Int results, refuse them: tests/ops/test_dtype_refusals.py).
 
 Each expression runs under ``jax.eval_shape``: it is traced, not compiled, so the whole table
 is cheap, and every op is checked to work on tracers.

@@ -110,6 +110,15 @@ def test_activation_matches_numpy(name, function, reference):
         check_grad(function, x + 0.01)
 
 
+def test_leaky_relu_of_integers_scales_by_the_truncated_slope():
+    # recorded on MindSpore 2.10 CPU: alpha is cast to the integer dtype (2.5 -> 2, 0.2 -> 0, -1.5 -> -1)
+    x = Tensor(np.array([-6, -11, -1, 3, 0], np.int32))
+    for alpha, expected in ((0.2, [0, 0, 0, 3, 0]), (2.5, [-12, -22, -2, 3, 0]), (-1.5, [6, 11, 1, 3, 0])):
+        result = ops.leaky_relu(x, alpha)
+        assert result.dtype == mstype.int32 and result.asnumpy().tolist() == expected
+    assert ops.leaky_relu(x.astype(mstype.int64), 2.5).asnumpy().tolist() == [-12, -22, -2, 3, 0]
+
+
 def test_activation_keeps_float16_and_rejects_ints():
     assert ops.gelu(Tensor([1.0], mstype.float16)).dtype == mstype.float16
     with pytest.raises(TypeError, match="softmax.*float"):

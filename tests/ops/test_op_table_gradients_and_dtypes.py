@@ -6,6 +6,7 @@
   integers as integers (an integer or Bool result: ``sum`` widens to Int64, ``all`` gives Bool);
   two-operand (``BINARY``) ops promote Tensors and Python numbers as MindSpore does.
 """
+import dataclasses
 import numpy as np
 import pytest
 
@@ -24,7 +25,10 @@ def _directional_difference(function, arrays, directions, step=1e-6):
     return (plus - minus) / (2 * step)
 
 
-@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.grad_check], ids=entry_id)
+# An op MindSpore computes in narrower floats alone (``lerp``: no Float64) has no float64 samples: test_dtype_refusals
+# checks its gradient in Float32.
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.grad_check and entry.samples("float64")],
+                         ids=entry_id)
 def test_gradient_matches_finite_differences(entry):
     """Gradients w.r.t. every float input (integer inputs, such as indices, are held fixed), of both samples
     in one compiled, differentiated program (one compile per entry)."""
@@ -74,6 +78,10 @@ def test_gradient_matches_finite_differences(entry):
 @pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.inputs], ids=entry_id)  # windows take none
 def test_dtype_rule(entry):
     sample = entry.samples("float32")[0]
+    if entry.primitive_check is not None:
+        # the rule of the Tensor method and mint faces (``extended``); the Primitive's narrower check, made by the
+        # functional op and the Primitive, is tested in test_dtype_refusals / test_common_dtype_refusals
+        entry = dataclasses.replace(entry, function=entry.extended)
     # Index and mask inputs keep their dtype (an index or a mask of another dtype is refused).
     kept = [(entry.input_dtypes or {}).get(name) in (op_table.INDEX, op_table.MASK) for name in entry.inputs]
     integers = [tensor_of(array) if keep else tensor_of(_each(array, lambda item: np.round(item * 3).astype(np.int32)))
@@ -102,6 +110,9 @@ def test_dtype_rule(entry):
             call_op(entry, booleans, sample.kwargs)
         for dtype in dtypes_of(lambda: call_op(entry, integers, sample.kwargs)):
             assert dtype in (ms.float32, ms.complex64), f"{entry.name} made {dtype} of Int32"
+    elif entry.name in FLOAT_COMMON:
+        with pytest.raises(TypeError, match=entry.primitive):
+            call_op(entry, integers, sample.kwargs)
     elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):
         expected = _binary_result(entry, sample, ms.float32 if entry.dtypes == op_table.BINARY_TO_FLOAT else ms.int32)
         assert dtypes_of(lambda: call_op(entry, integers, sample.kwargs)) == [expected]
@@ -133,6 +144,9 @@ def _binary_result(entry, sample, dtype):
 BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT)]
 # MindSpore 2.10's TruncateMod refuses an Int64 common dtype (tests/ops/test_common_dtype_refusals.py)
 NO_INT64 = {"truncate_mod"}
+# The float common dtypes MindSpore 2.10's Hypot, Zeta and Xdivy take (tests/ops/test_common_dtype_refusals.py)
+FLOAT_COMMON = {"hypot": ("Float32", "Float64"), "zeta": ("Float32", "Float64"),
+                "xdivy": ("Float16", "Float32", "Float64")}
 
 
 @pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=entry_id)
@@ -153,6 +167,12 @@ def test_binary_promotion(entry):
              ((Tensor(whole), Tensor(whole.astype(np.int64))), ms.float32 if floating else ms.int64)]
     if entry.name in NO_INT64:
         cases = cases[:-1]
+    if entry.name in FLOAT_COMMON:  # the other common dtypes are refused
+        for operands, expected in cases:
+            if str(expected) not in FLOAT_COMMON[entry.name]:
+                with pytest.raises(TypeError, match=entry.primitive):
+                    entry.function(*operands)
+        cases = [(operands, expected) for operands, expected in cases if str(expected) in FLOAT_COMMON[entry.name]]
     for operands, expected in cases:
         result = dtypes_of(lambda: entry.function(*operands))
         assert result == [_binary_result(entry, sample, expected)], (entry.name, operands, result)

@@ -120,3 +120,16 @@ def test_a_primitive_declared_by_name_runs_its_entry():
     assert Primitive("ScalarAdd")(2, 3.5) == 5.5
     assert Primitive("bool_and")(True, False) is False
     assert Primitive("TupleGetItem")((4, 5), 1) == 5
+
+
+def test_bit_and_bit_or_as_mindspore():
+    # recorded on MindSpore 2.10 CPU (ops.operations._scalar_ops): a 0-d Int64 Tensor (Bool for two bools); a float
+    # is its TypeError
+    bit_and, bit_or = op_table.primitive_named("bit_and")(), op_table.primitive_named("bit_or")()
+    for result, value, dtype in ((bit_and(3, 5), 1, "Int64"), (bit_or(-3, 5), -3, "Int64"),
+                                 (bit_or(True, False), True, "Bool")):
+        assert isinstance(result, Tensor) and str(result.dtype) == dtype and result.asnumpy().item() == value
+    with pytest.raises(TypeError) as caught:
+        bit_and(3.0, 5)
+    assert str(caught.value).split("\n")[0] == ("For primitive[bit_and], the input argument[x_dtype] must be a type "
+                                                "of {Bool, Int32, Int64}, but got Float32.")

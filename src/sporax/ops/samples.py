@@ -85,6 +85,12 @@ def unary(low=-4.0, high=4.0, avoid=None, shapes=SHAPES, **kwargs):
     return make
 
 
+def without(dtypes, maker):
+    """The sample maker ``maker`` with no samples in ``dtypes`` (those an op refuses, as MindSpore does:
+    ``without(("float16", "bfloat16"), binary())``)."""
+    return lambda dtype: [] if dtype in dtypes else maker(dtype)
+
+
 def with_settings(maker, *settings):
     """``maker``'s samples, once more for each dict of settings in ``settings``."""
 

@@ -23,9 +23,10 @@ from sporax.core.dtype import from_numpy_dtype
 from sporax.ops._dispatch import describe, scalar_result_dtype
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.op_table import (
-    BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
+    BINARY, BINARY_TO_FLOAT, FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
 )
-from sporax.ops.samples import binary, mixed_operands, with_settings
+from sporax.ops.face_inputs import accepting
+from sporax.ops.samples import binary, mixed_operands, with_settings, without
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
 # every float dtype, so the rounded quotient never straddles an integer.
@@ -137,7 +138,7 @@ def _refuse_two_bools(op_name, x, y):
                         f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
 
 
-def _accepting_common_dtype(primitive, argument, names, unlisted=()):
+def accepting_common_dtype(primitive, argument, names, unlisted=()):
     """A check of the common dtype of a binary kernel's (promoted) operands against the dtypes MindSpore 2.10's
     ``primitive`` takes: a TypeError with the first line of its type check, e.g. ``For primitive[Fmax], the input
     argument[x1] must be a type of {Tensor[Float16], ...}, but got Tensor[Int8].`` (``unlisted``: dtypes it also
@@ -154,13 +155,13 @@ def _accepting_common_dtype(primitive, argument, names, unlisted=()):
 
 
 # The dtypes of MindSpore 2.10's Fmax/Fmin and TruncateMod type checks (on the operands' common dtype).
-_check_fmax = _accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
-_check_fmin = _accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
-_check_truncate_mod = _accepting_common_dtype("TruncateMod", "x",
+_check_fmax = accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
+_check_fmin = accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
+_check_truncate_mod = accepting_common_dtype("TruncateMod", "x",
                                               ("Float16", "Float32", "Float64", "Int32", "Int8", "UInt8"))
 # Add takes every number dtype but Bool (its message lists the real ones); AddExt, behind ``x.add``, ``mint.add``
 # and ``+``, also adds Bool operands (a logical or).
-_check_add = _accepting_common_dtype("Add", "x", ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32",
+_check_add = accepting_common_dtype("Add", "x", ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32",
                                                   "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8"),
                                      unlisted=("Complex64", "Complex128"))
 
@@ -407,8 +408,19 @@ atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,
                          "Return the arctangent of ``input / other`` using the signs of both for the quadrant.",
                          to_float=True, primitive="Atan2")
 arctan2 = _binary_function("arctan2", jnp.arctan2, np.arctan2, "Alias of ``atan2``.", to_float=True)
-hypot = _binary_function("hypot", jnp.hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise.",
-                         to_float=True, primitive="Hypot", mint=False)
+# MindSpore 2.10's Hypot takes a Float32/Float64 common dtype alone (Int, Bool, Float16, BFloat16 raise its TypeError)
+_check_hypot = accepting_common_dtype("Hypot", "x1", ("Float32", "Float64"))
+
+
+def _hypot(input, other):
+    _check_hypot(input, other)
+    return jnp.hypot(input, other)
+
+
+hypot = _binary_function("hypot", _hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise: a Float32 "
+                         "or Float64 common dtype (``int32`` beside ``float32`` gives Float32).",
+                         samples=without(("float16", "bfloat16"), binary()),
+                         primitive="Hypot", mint=False)
 logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
                              "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
 logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
@@ -438,10 +450,17 @@ xlogy = _binary_function("xlogy", _xlogy, _xlogy_reference,
                          samples=_POSITIVE_DIVISOR, primitive="Xlogy")
 
 
-@op(inputs=("x", "y"), dtypes=BINARY_TO_FLOAT, primitive="Xdivy", method="xdivy", samples=_POSITIVE_DIVISOR,
+# MindSpore 2.10's Xdivy takes a float or complex common dtype (Int32 beside 2.0 is Float32; two Int or Bool: its
+# TypeError)
+_check_xdivy = accepting_common_dtype("Xdivy", "x", ("Complex128", "Complex64", "Float16", "Float32", "Float64"),
+                                      unlisted=("BFloat16",))
+
+
+@op(inputs=("x", "y"), dtypes=BINARY, primitive="Xdivy", method="xdivy", samples=_POSITIVE_DIVISOR,
     reference=_xdivy_reference)
 def xdivy(x, y):
     """Return ``x / y``, 0 where ``x`` is 0."""
+    _check_xdivy(x, y)
     # where x is 0 the divisor is replaced too, so 0 / 0 gives a zero gradient (MindSpore's), not NaN
     quotient = x / jnp.where(x == 0, jnp.ones_like(y), y)
     return jnp.where(x == 0, jnp.zeros_like(quotient), quotient)
@@ -461,12 +480,27 @@ def heaviside(input, values):
 _THREE_SHAPES = [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), (7,), 0.25)]
 
 
-@op(inputs=("input", "end", "weight"), dtypes=PROMOTED_TO_FLOAT, primitive="Lerp", method="lerp", mint="lerp",
-    samples=mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES),
+# MindSpore 2.10's Lerp: ``input`` and ``end`` Tensors of one dtype, Float16, Float32 or BFloat16 (its messages name
+# either input ``start``); ``weight`` a float or a float Tensor of any width, the result in the inputs' dtype.
+_LERP_INPUT = accepting(("Float16", "Float32", "BFloat16"),
+                        "For primitive[Lerp], the input[start] supports types: Float16, Float32, BFloat16. But got {got}.")
+
+
+def _check_lerp(input, end, weight):
+    if input.dtype != end.dtype:
+        raise TypeError(f"For primitive[Lerp], the input[tensors] elements should have same type, but got: "
+                        f"{from_numpy_dtype(input.dtype)}, {from_numpy_dtype(end.dtype)}.\nFor 'lerp', 'input' and "
+                        "'end' must have one dtype: cast one of them, e.g. end.astype(input.dtype).")
+
+
+@op(inputs=("input", "end", "weight"), dtypes=FLOAT, primitive="Lerp", method="lerp", mint="lerp",
+    input_dtypes={"input": _LERP_INPUT, "end": _LERP_INPUT}, scalars=("weight",), value_check=_check_lerp,
+    samples=without(("float64",), mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES)),
     reference=lambda input, end, weight: input + weight * (end - input))
 def lerp(input, end, weight):
-    """Return ``input + weight * (end - input)`` (Int/Bool operands compute in Float32)."""
-    return input + weight * (end - input)
+    """Return ``input + weight * (end - input)`` in the dtype of ``input`` and ``end`` (one dtype: Float16,
+    Float32 or BFloat16, as MindSpore 2.10's Lerp; ``weight`` a float or a float Tensor)."""
+    return (input + weight * (end - input)).astype(input.dtype)
 
 
 _WITH_VALUE = [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1), ()), ((3, 4), (3, 4), (4,), 0.5),

@@ -24,6 +24,7 @@ import jax.scipy.special as special
 import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.face_inputs import primitive_accepting
 from sporax.ops.op_table import FLOAT, Sample, function_op, op
 from sporax.ops.samples import unary, values as _sample_values
 
@@ -196,7 +197,7 @@ i0 = _unary("i0", _i0, "Modified Bessel function of the first kind of order 0 (a
 
 
 def _incomplete_gamma(name, function, reference, primitive, doc):
-    """Declare ``name``: ``function(a, x)`` of two float Tensors (broadcast, in their common dtype)."""
+    """Declare ``name``: ``function(a, x)`` of two Float32/Float64 Tensors (broadcast, in their common dtype)."""
 
     def kernel(input, other):
         dtype = jnp.promote_types(input.dtype, other.dtype)
@@ -205,7 +206,11 @@ def _incomplete_gamma(name, function, reference, primitive, doc):
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = doc
     kernel.__module__ = __name__
+    # MindSpore 2.10's Igamma/Igammac take Float32/Float64 alone (Float16: its TypeError)
+    floats = ("Float32", "Float64")
     return op(inputs=("input", "other"), dtypes=FLOAT, primitive=primitive, method=name, grad_check=False,
+              input_dtypes={"input": primitive_accepting(primitive, "a", floats),
+                            "other": primitive_accepting(primitive, "x", floats)},
               samples=_gamma_pairs, reference=reference)(kernel)
 
 

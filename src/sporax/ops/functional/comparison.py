@@ -15,11 +15,12 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.dtype import from_numpy_dtype
 from sporax.ops._dispatch import promote_types
 from sporax.ops.functional.nan_orders import clamp_between, select_maximum, select_minimum
 from sporax.ops.op_table import ANY, BINARY, FLOAT_NUMBER, PROMOTED, Sample, function_op, op
 from sporax.ops.op_table import spelling
-from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings
+from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings, without
 
 _BOOL = np.dtype(np.bool_)
 _TIES = binary(ties=True)  # comparisons meet equal values too
@@ -89,8 +90,20 @@ def _check_approximate_equal(x, y, tolerance=1e-05):
         raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: {x.ndim}")
 
 
+def _check_approximate_equal_dtypes(x, y, *settings):
+    """MindSpore 2.10's ApproximateEqual takes Float16/32/64 operands alone (Int, Bool, BFloat16: its TypeError);
+    ``Tensor.approximate_equal`` computes the others (its composite)."""
+    for argument, array in (("x1", x), ("x2", y)):
+        got = str(from_numpy_dtype(array.dtype))
+        if got not in ("Float16", "Float32", "Float64"):
+            raise TypeError(f"For primitive[ApproximateEqual], the input argument[{argument}] must be a type of "
+                            f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
+
+
 @op(inputs=("x", "y"), dtypes=ANY, primitive="ApproximateEqual", primitive_attrs=("tolerance",),
-    method="approximate_equal", value_check=_check_approximate_equal, grad_check=False, samples=_near_pairs,
+    primitive_check=_check_approximate_equal_dtypes,
+    method="approximate_equal", value_check=_check_approximate_equal, grad_check=False,
+    samples=without(("bfloat16",), _near_pairs),
     reference=lambda x, y, tolerance=1e-05: np.abs(x - y) < tolerance)
 def approximate_equal(x, y, tolerance=1e-05):
     """Return where ``|x - y| < tolerance``, as a Bool tensor (same shapes, rank below 8, float tolerance; the

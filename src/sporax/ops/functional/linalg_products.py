@@ -21,9 +21,10 @@ import numpy as np
 from sporax.ops._dispatch import wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, Sample, op
 from sporax.ops.op_table import spelling
-from sporax.ops.samples import _numpy_dtype, sequences, with_settings
+from sporax.ops.samples import _numpy_dtype, sequences, with_settings, without
 
 
 def _scaled_sum(op_name, input, product, beta, alpha):
@@ -169,7 +170,14 @@ def inplace_addr(input, vec1, vec2, *, beta=1, alpha=1):
     return result.astype(input.dtype)
 
 
-@op(inputs=("input", "vec2"), dtypes=ANY, method="ger", samples=operands(((2,), (3,)), ((4,), (1,))),
+# MindSpore 2.10's Ger takes Float16/32/64 vectors alone
+_GER_DTYPES = ("Float16", "Float32", "Float64")
+
+
+@op(inputs=("input", "vec2"), dtypes=FLOAT, method="ger",
+    samples=without(("bfloat16",), operands(((2,), (3,)), ((4,), (1,)))),
+    input_dtypes={"input": primitive_accepting("Ger", "x1", _GER_DTYPES),
+                  "vec2": primitive_accepting("Ger", "x2", _GER_DTYPES)},
     reference=np.outer)
 def ger(input, vec2):
     """The outer product of two 1-D tensors (same dtype).

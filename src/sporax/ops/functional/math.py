@@ -23,7 +23,7 @@ import numpy as np
 from sporax.ops.op_table import (ANY, FLOAT, FLOAT_NUMBER, INEXACT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op,
                                   spelling)
 from sporax.ops.face_inputs import accepting, primitive_accepting
-from sporax.ops.samples import unary, with_settings
+from sporax.ops.samples import unary, with_settings, without
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
 _HALVES = _WHOLE[:-1] + 0.5    # ties of round
@@ -70,11 +70,6 @@ def _float_function(name, compute, reference, doc, samples=unary(), primitive=No
 
 
 _FLOATS = ("Float16", "Float32", "Float64")
-
-
-def _without(dtypes, maker):
-    """The sample maker ``maker`` with no samples in ``dtypes`` (those an op refuses, as MindSpore does)."""
-    return lambda dtype: [] if dtype in dtypes else maker(dtype)
 
 
 # --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------
@@ -171,21 +166,38 @@ tan = _float_function("tan", jnp.tan, np.tan, "Return the tangent of ``input`` (
                       samples=unary(-1.2, 1.2), primitive="Tan")
 sinh = _float_function("sinh", jnp.sinh, np.sinh, "Return the hyperbolic sine of ``input``.", primitive="Sinh")
 cosh = _float_function("cosh", jnp.cosh, np.cosh, "Return the hyperbolic cosine of ``input``.", primitive="Cosh")
-asin = _float_function("asin", jnp.arcsin, np.arcsin, "Return the arcsine of ``input``.", samples=_UNIT,
-                       primitive="Asin")
-acos = _float_function("acos", jnp.arccos, np.arccos, "Return the arccosine of ``input``.", samples=_UNIT,
-                       primitive="ACos", aliases=("arccos",))
-atan = _float_function("atan", jnp.arctan, np.arctan, "Return the arctangent of ``input``.", primitive="Atan",
-                       aliases=("arctan",))
-asinh = _float_function("asinh", jnp.arcsinh, np.arcsinh, "Return the inverse hyperbolic sine of ``input``.",
-                        primitive="Asinh", aliases=("arcsinh",))
-acosh = _float_function("acosh", jnp.arccosh, np.arccosh, "Return the inverse hyperbolic cosine of ``input``.",
-                        samples=unary(1.1, 4.0), primitive="Acosh", aliases=("arccosh",))
-atanh = _float_function("atanh", jnp.arctanh, np.arctanh, "Return the inverse hyperbolic tangent of ``input``.",
-                        samples=_UNIT, primitive="Atanh", aliases=("arctanh",))
-arcsin = _float_function("arcsin", jnp.arcsin, np.arcsin,
-                         "Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name).",
-                         samples=_UNIT, argument="x")
+
+
+def _kernel_accepting(primitive):
+    """The reader of an op that MindSpore 2.10 computes for float and complex Tensors alone: an Int or Bool Tensor
+    is a TypeError (its CPU kernel's, as it infers an Int result there), not a Float32 result. BFloat16 computes,
+    as on MindSpore's other devices."""
+    return accepting(_FLOATS + ("BFloat16", "Complex64", "Complex128"),
+                     f"Select CPU operator[{primitive}] fail! Unsupported data type! The supported data types are "
+                     "Float16, Float32, Float64, Complex64, Complex128, but got {got}.")
+
+
+def _inverse_trig(name, compute, reference, doc, primitive, samples=unary(), aliases=(), argument="input",
+                  kernel=None):
+    """An inverse trigonometric entry: float and complex inputs only (``_kernel_accepting`` of its Primitive, or of
+    ``kernel``, the Primitive MindSpore runs for it, when the entry has none)."""
+    return _float_function(name, compute, reference, doc, samples=samples, primitive=primitive, aliases=aliases,
+                           argument=argument, dtypes=FLOAT, accepts=_kernel_accepting(kernel or primitive))
+
+
+asin = _inverse_trig("asin", jnp.arcsin, np.arcsin, "Return the arcsine of ``input``.", "Asin", samples=_UNIT)
+acos = _inverse_trig("acos", jnp.arccos, np.arccos, "Return the arccosine of ``input``.", "ACos", samples=_UNIT,
+                     aliases=("arccos",))
+atan = _inverse_trig("atan", jnp.arctan, np.arctan, "Return the arctangent of ``input``.", "Atan", aliases=("arctan",))
+asinh = _inverse_trig("asinh", jnp.arcsinh, np.arcsinh, "Return the inverse hyperbolic sine of ``input``.", "Asinh",
+                      aliases=("arcsinh",))
+acosh = _inverse_trig("acosh", jnp.arccosh, np.arccosh, "Return the inverse hyperbolic cosine of ``input``.", "Acosh",
+                      samples=unary(1.1, 4.0), aliases=("arccosh",))
+atanh = _inverse_trig("atanh", jnp.arctanh, np.arctanh, "Return the inverse hyperbolic tangent of ``input``.", "Atanh",
+                      samples=_UNIT, aliases=("arctanh",))
+arcsin = _inverse_trig("arcsin", jnp.arcsin, np.arcsin,
+                       "Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name).", None,
+                       samples=_UNIT, argument="x", kernel="Asin")
 
 
 arccos, arctan, arcsinh, arccosh, arctanh = acos, atan, asinh, acosh, atanh
@@ -199,11 +211,11 @@ erfinv = _float_function("erfinv", jax.scipy.special.erfinv, _erfinv_reference,
                          "Return the inverse error function of ``input``.", samples=_UNIT, primitive="Erfinv")
 lgamma = _float_function("lgamma", jax.scipy.special.gammaln, _lgamma_reference,
                          "Return the log of the absolute value of the gamma function of ``input``.",
-                         samples=_without(("bfloat16",), _POSITIVE), primitive="Lgamma", mint=False,
+                         samples=without(("bfloat16",), _POSITIVE), primitive="Lgamma", mint=False,
                          accepts=primitive_accepting("Lgamma", "x", _FLOATS + ("Int32",)))
 digamma = _float_function("digamma", jax.scipy.special.digamma, _digamma_reference,
                           "Return the logarithmic derivative of the gamma function of ``input``.",
-                          samples=_without(("bfloat16",), _POSITIVE), primitive="Digamma", mint=False,
+                          samples=without(("bfloat16",), _POSITIVE), primitive="Digamma", mint=False,
                           dtypes=FLOAT, accepts=primitive_accepting("Digamma", "input", _FLOATS))
 # MindSpore 2.10's deg2rad/rad2deg check their input in Python, before any Primitive
 _ANGLE_INPUT = accepting(_FLOATS, "The 'x' should be one of [mindspore.float16, mindspore.float32, mindspore.float64], "
@@ -211,9 +223,9 @@ _ANGLE_INPUT = accepting(_FLOATS, "The 'x' should be one of [mindspore.float16, 
 sinc = _float_function("sinc", jnp.sinc, np.sinc, "Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).",
                        primitive="Sinc")
 deg2rad = _float_function("deg2rad", jnp.deg2rad, np.deg2rad, "Convert angles from degrees to radians.", mint=False,
-                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=_without(("bfloat16",), unary()))
+                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=without(("bfloat16",), unary()))
 rad2deg = _float_function("rad2deg", jnp.rad2deg, np.rad2deg, "Convert angles from radians to degrees.", mint=False,
-                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=_without(("bfloat16",), unary()))
+                          argument="x", accepts=_ANGLE_INPUT, dtypes=FLOAT, samples=without(("bfloat16",), unary()))
 
 
 # --- unary functions that keep the input dtype ------------------------------------------------
@@ -358,7 +370,7 @@ def _mvlgamma_reference(input, p):
 
 
 @op(dtypes=FLOAT, primitive="Mvlgamma", primitive_attrs=("p",), method="mvlgamma", position_wise=True,
-    samples=_without(("float16", "bfloat16"), unary(1.6, 4.0, p=3)), reference=_mvlgamma_reference,
+    samples=without(("float16", "bfloat16"), unary(1.6, 4.0, p=3)), reference=_mvlgamma_reference,
     input_dtypes={"input": primitive_accepting("Mvlgamma", "x", ("Float32", "Float64"))})
 def mvlgamma(input, p):
     """Multivariate log-gamma of dimension ``p``: ``sum_i lgamma(x - i / 2) + p (p - 1) / 4 log(pi)``.

@@ -147,6 +147,32 @@ def scalar_to_array(input_x):
     return scalar_to_tensor(input_x, mstype.int64 if isinstance(input_x, int) else mstype.float32)
 
 
+def _bits(name, function, doc):
+    """The entry ``name`` (MindSpore 2.10's ``ops.operations._scalar_ops.<name>``): ``function`` of two Python ints or
+    bools, answered in PyNative as a 0-d Tensor, Int64 (Bool for two bools), as MindSpore's kernel answers."""
+
+    def compute(x, y):
+        for value in (x, y):
+            if not isinstance(value, (bool, int)) or isinstance(value, np.generic):
+                got = "Float32" if isinstance(value, float) else type(value).__name__
+                raise TypeError(f"For primitive[{name}], the input argument[x_dtype] must be a type of "
+                                f"{{Bool, Int32, Int64}}, but got {got}.\nFor '{name}', 'x' and 'y' must be Python ints "
+                                f"or bools, but got {x!r} and {y!r}.")
+        both_bool = isinstance(x, bool) and isinstance(y, bool)
+        return scalar_to_tensor(function(x, y), mstype.bool_ if both_bool else mstype.int64)
+
+    return function_op(name, compute, doc, module=__name__, inputs=("x", "y"), dtypes=SCALAR, primitive=name,
+                       samples=python_calls((3, 5), (-3, 5), (True, False)), grad_check=False,
+                       reference=lambda x, y: np.asarray(function(x, y), np.bool_ if isinstance(x, bool) and
+                                                         isinstance(y, bool) else np.int64))
+
+
+bit_and = _bits("bit_and", operator.and_,
+                "``x & y`` of two Python ints or bools, as a 0-d Tensor (``bit_and(3, 5)`` is 1).")
+bit_or = _bits("bit_or", operator.or_,
+               "``x | y`` of two Python ints or bools, as a 0-d Tensor (``bit_or(3, 5)`` is 7).")
+
+
 # --- tuples, lists, dicts, slices, strings ------------------------------------------------------
 def _sequence(op_name, value, kinds, kind_name):
     if not isinstance(value, kinds):

@@ -16,8 +16,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.functional.reduce import _BOOL, _INT32, _INT64, _accumulator, _cast_to, _single_axis
-from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, op, spelling
-from sporax.ops.samples import reduction
+from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op, spelling
+from sporax.ops.samples import reduction, without
 
 
 def _numpy_running_extreme(largest, index_dtype):
@@ -58,7 +59,9 @@ def cumprod(input, dim, dtype=None):
     return jnp.cumprod(input, _single_axis("cumprod", dim, input.ndim), dtype=_accumulator(input.dtype, dtype))
 
 
-@op(dtypes=TO_FLOAT, method="logcumsumexp", samples=reduction(keep=None, single=True, required=True),
+@op(dtypes=FLOAT, method="logcumsumexp",
+    samples=without(("bfloat16",), reduction(keep=None, single=True, required=True)),
+    input_dtypes={"input": primitive_accepting("CumulativeLogsumexp", "x", ("Float16", "Float32", "Float64"))},
     reference=lambda input, axis: np.logaddexp.accumulate(input, axis))
 def logcumsumexp(input, axis):
     """Return ``log(cumsum(exp(input), axis))`` computed without overflow."""

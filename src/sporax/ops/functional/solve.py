@@ -73,7 +73,7 @@ def matrix_solve(matrix, rhs, adjoint=False):
 
 @op(inputs=("input", "A"), dtypes=INEXACT, method="lstsq",
     samples=_systems(((4, 3), (4, 2)), ((3, 2), (3,)), ((3, 3), (3, 1))),
-    reference=lambda input, A: np.linalg.lstsq(input, A, rcond=None)[0])
+    reference=lambda input, A: np.linalg.lstsq(input, np.reshape(A, (len(A), -1)), rcond=None)[0])
 @in_single_precision
 def lstsq(input, A):
     """The least-squares solution ``X`` of ``input @ X = A`` (minimum norm when under-determined).
@@ -82,18 +82,18 @@ def lstsq(input, A):
         input (Tensor): (M, N) float. A (Tensor): (M,) or (M, K), same dtype.
 
     Returns:
-        Tensor (N,) or (N, K).
+        Tensor (N, K); (N, 1) for an ``A`` of shape (M,), as MindSpore 2.10's Lstsq.
 
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
         >>> ops.lstsq(Tensor(np.eye(2, dtype=np.float32)), Tensor(np.ones(2, np.float32))).asnumpy().tolist()
-        [1.0, 1.0]
+        [[1.0], [1.0]]
     """
     if input.ndim != 2 or A.ndim not in (1, 2) or A.shape[0] != input.shape[0]:
         raise ValueError(f"For 'lstsq', 'input' must be (M, N) and 'A' (M,) or (M, K), but got {tuple(input.shape)} "
                          f"and {tuple(A.shape)}.")
-    return jnp.linalg.lstsq(input, A.astype(input.dtype))[0]
+    return jnp.linalg.lstsq(input, A.reshape(A.shape[0], -1).astype(input.dtype))[0]
 
 
 def _triangular_system(generator, shapes, dtype):

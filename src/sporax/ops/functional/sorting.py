@@ -13,10 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.dtype import from_numpy_dtype
 from sporax.ops.functional.nan_orders import sorted_positions, stable_sort_order
 from sporax.ops.functional.reduce import _single_axis
 from sporax.ops.op_table import ANY, Sample, op, spelling
-from sporax.ops.samples import unary, values as _sample_values, with_settings
+from sporax.ops.samples import unary, values as _sample_values, with_settings, without
 
 _INT32 = np.dtype(np.int32)
 
@@ -287,8 +288,21 @@ def _numpy_median(input, axis=-1, keepdims=False):
 
 
 # Its Tensor method also takes MindSpore's ``dim``/``keepdim`` spelling (tensor_methods.median).
-@op(dtypes=ANY, grad_check=False, reference=_numpy_median,
-    samples=with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"axis": 1, "keepdims": True}))
+_MEDIAN_DTYPES = ("Float32", "Float64", "Int16", "Int32", "Int64")
+
+
+def _check_median(input, axis=-1, keepdims=False):
+    # MindSpore 2.10's Median type check (every face: ops.median, Tensor.median)
+    got = str(from_numpy_dtype(input.dtype))
+    if got not in _MEDIAN_DTYPES:
+        allowed = ", ".join(f"Tensor[{name}]" for name in _MEDIAN_DTYPES)
+        raise TypeError(f"For primitive[Median], the input argument[x] must be a type of {{{allowed}}}, but got "
+                        f"Tensor[{got}].\nFor 'median', 'input' must be Float32, Float64, Int16, Int32 or Int64.")
+
+
+@op(dtypes=ANY, grad_check=False, reference=_numpy_median, value_check=_check_median,
+    samples=without(("float16", "bfloat16"),
+                    with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"axis": 1, "keepdims": True})))
 def median(input, axis=-1, keepdims=False):
     """Return ``(values, indices)``: the lower median along ``axis`` and its Int64 position."""
     axis = _single_axis("median", axis, input.ndim)

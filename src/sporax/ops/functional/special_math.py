@@ -20,8 +20,9 @@ from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.linalg import _promoted, operands
 from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, INEXACT, TO_FLOAT, Sample, function_op, op
-from sporax.ops.samples import binary, unary, values as _sample_values, with_settings
-from sporax.ops.functional.arithmetic import pow as power
+from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.samples import binary, unary, values as _sample_values, with_settings, without
+from sporax.ops.functional.arithmetic import accepting_common_dtype, pow as power
 
 # Int32 operands (zeros and negatives among them) for the integer-only ops.
 INTEGER_PAIRS = binary(-12.0, 12.0, scalar=4, integer=True)
@@ -74,8 +75,12 @@ def _same_dtype(op_name, first_name, first, second_name, second):
                         f"{first.dtype} and {second.dtype}.")
 
 
+# MindSpore 2.10's NextAfter takes Float32/Float64 alone
 @op(inputs=("input", "other"), dtypes=FLOAT, primitive="NextAfter", method="nextafter",
-    samples=operands(((3, 4), (3, 4)), ((5,), ())), reference=np.nextafter, grad_check=False)
+    input_dtypes={"input": primitive_accepting("NextAfter", "x1", ("Float32", "Float64")),
+                  "other": primitive_accepting("NextAfter", "x2", ("Float32", "Float64"))},
+    samples=without(("float16", "bfloat16"), operands(((3, 4), (3, 4)), ((5,), ()))), reference=np.nextafter,
+    grad_check=False)
 def nextafter(input, other):
     """The next representable float after ``input`` in the direction of ``other``.
 
@@ -144,7 +149,9 @@ def _numpy_polygamma(n, input):
     return scipy.special.polygamma(n, input)
 
 
-@op(inputs=("n", "input"), dtypes=TO_FLOAT, indices="n", primitive="Polygamma", value_check=_check_polygamma,
+# MindSpore 2.10's Polygamma takes a Float16/32/64 ``input`` alone (Int, Bool: its TypeError naming argument x)
+@op(inputs=("n", "input"), dtypes=FLOAT, indices="n", primitive="Polygamma", value_check=_check_polygamma,
+    input_dtypes={"input": primitive_accepting("Polygamma", "x", ("Float16", "Float32", "Float64"))},
     samples=_polygamma_samples, reference=_numpy_polygamma, grad_check=False)
 def polygamma(n, input):
     """The ``n``-th derivative of the digamma function at ``input`` (``n`` an int or integer Tensor; integer
@@ -172,8 +179,12 @@ def _numpy_population_count(input_x):
     return np.vectorize(lambda value: bin(int(value)).count("1"))(unsigned).astype(np.uint8)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, primitive="Zeta",
-    samples=binary(1.5, 4.0, other=(0.5, 3.0), scalar=2.5), reference=_numpy_zeta,
+# MindSpore 2.10's Zeta takes a Float32/Float64 common dtype alone (Int, Bool, Float16: its TypeError)
+_check_zeta = accepting_common_dtype("Zeta", "q", ("Float32", "Float64"))
+
+
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Zeta",
+    samples=without(("float16", "bfloat16"), binary(1.5, 4.0, other=(0.5, 3.0), scalar=2.5)), reference=_numpy_zeta,
     grad_check=False)  # JAX differentiates zeta in ``input`` only (tests/ops: the gradient in input)
 def zeta(input, other):
     """The Hurwitz zeta function ``sum_k (other + k) ** -input``.
@@ -184,6 +195,7 @@ def zeta(input, other):
         >>> round(ops.zeta(Tensor(np.array([2.0], np.float32)), Tensor(np.array([1.0], np.float32))).asnumpy().item(), 4)
         1.6449
     """
+    _check_zeta(input, other)
     return jax.scipy.special.zeta(input, other)
 
 

@@ -68,9 +68,9 @@ def _input_spec(value, position):
         raise TypeError(f"For 'export', input {position} must be a Tensor or numpy.ndarray, "
                         f"got {type(value).__name__}.")
     if any(dim == -1 for dim in shape):
-        # Dimension 0 of every input shares one symbol: a batch dimension that must agree.
-        names = ["batch" if axis == 0 else f"d{position}_{axis}" if dim == -1 else str(dim)
-                 for axis, dim in enumerate(shape)]
+        # A dynamic dimension shares one symbol with the same axis of every other input: the batch (axis 0), and a
+        # sequence length (axis 1 of token ids, their mask, their embeddings) that must agree to broadcast
+        names = ["batch" if axis == 0 else f"d{axis}" if dim == -1 else str(dim) for axis, dim in enumerate(shape)]
         shape = jax.export.symbolic_shape(", ".join(names), scope=_SCOPE)
     return jax.ShapeDtypeStruct(shape, dtype)
 

@@ -379,3 +379,32 @@ def test_gather_of_whole_rows_by_sequence_length_exports_as_gather_d(tmp_path):
     assert any("GatherD" in node.op_type for node in model.graph.node)
     (out,) = _flat(nn.GraphCell(ms.load(str(tmp_path / "lstm.mindir")))(*[ms.Tensor(value) for value in inputs]))
     np.testing.assert_allclose(out, expected[0], rtol=1e-4, atol=1e-5)
+
+
+class _CrossAttention(nn.Cell):
+    """A target attending over a source of another length, split into heads with the target's own sizes."""
+
+    def __init__(self):
+        super().__init__()
+        self.q, self.k = nn.Dense(4, 4), nn.Dense(4, 4)
+
+    def construct(self, target, source):
+        batch, length, _ = target.shape
+        scores = ops.matmul(self.q(target), ops.transpose(self.k(source), (0, 2, 1)))
+        return ops.reshape(ops.matmul(ops.softmax(scores, -1), source), (batch, length, 2, 2))
+
+
+def test_two_sequences_of_their_own_lengths_export(tmp_path):
+    # [None, None] inputs are traced with a length each; tied only when the network needs them equal (ids and mask)
+    net = _CrossAttention()
+    spec = ms.Tensor(shape=[None, None, 4], dtype=ms.float32)
+    ms.export(net, spec, spec, file_name=str(tmp_path / "cross"), file_format="MINDIR")
+    rng = np.random.default_rng(2)
+    target, source = (rng.standard_normal(shape).astype(np.float32) for shape in ((2, 3, 4), (2, 6, 4)))
+    want = net(ms.Tensor(target), ms.Tensor(source)).asnumpy()
+    got = nn.GraphCell(ms.load(str(tmp_path / "cross.mindir")))(ms.Tensor(target), ms.Tensor(source)).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    if os.path.exists(_python()):
+        (result,) = run_on_mindspore([(tmp_path / "cross.mindir", [target, source], None)], str(tmp_path))
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], want, rtol=1e-5, atol=1e-6)

@@ -81,7 +81,10 @@ def _constant_window(builder, params, inputs, avals):
     for axis, start in zip(numbers.start_index_map, starts.reshape(-1)):
         if not is_static(operand.shape[axis]):  # a whole dynamic dimension starts at 0 (JAX clamps the start)
             continue
-        begin[axis] = int(np.clip(int(start), 0, int(operand.shape[axis]) - int(sizes[axis])))
+        last = int(operand.shape[axis]) - int(sizes[axis])
+        if "FILL" in str(params.get("mode")) and not 0 <= int(start) <= last:
+            return None  # out of bounds: filled, not clamped
+        begin[axis] = int(np.clip(int(start), 0, last))
     limits = [start + size if is_static(size) else size for start, size in zip(begin, sizes)]
     end, mask = slice_bounds(operand, begin, limits)
     window = strided_slice(builder, operand, begin, end, (1,) * rank, Aval(tuple(sizes), operand.dtype), mask)

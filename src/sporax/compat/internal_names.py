@@ -45,7 +45,7 @@ _AUTO_GENERATE_NAMES = {
     # The generated Primitive classes sporax has (MindSpore's own tests import them from these modules).
     **_public_spellings("sporax.ops.operations", """
         AddExt AddScalar ArgMaxExt BatchMatMulExt BoolNot BroadcastToView Chunk ChunkView ClampScalar Contiguous
-        Copy Divs EqualExt ExpandDimsView FlattenExt FullLike GeluExt GreaterEqualScalar IndexSelect LayerNormExt
+        Copy Divs EqualExt ExpandDimsView FlattenExt FullLike GeluExt GreaterEqualScalar GroupNorm IndexSelect LayerNormExt
         LeakyReLUExt LessScalar LinalgVectorNorm MaskedFillScalar MatMulExt Max MeanExt Min Muls Narrow NarrowView
         Norm OnesLikeExt PowScalarTensor PowTensorScalar ProdExt ScalarAdd ScalarBool ScalarDiv ScalarEq
         ScalarFloorDiv ScalarGe ScalarGt ScalarLe ScalarLog ScalarLt ScalarMax ScalarMin ScalarMod ScalarMul

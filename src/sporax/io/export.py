@@ -58,8 +58,9 @@ def _network_name(net):
     return getattr(net, "__name__", None) or type(net).__name__
 
 
-def _input_spec(value, position):
-    """A ``jax.ShapeDtypeStruct`` for one export input; None/-1 dimensions become symbolic."""
+def _input_spec(value, position, tied=False):
+    """A ``jax.ShapeDtypeStruct`` for one export input; None/-1 dimensions become symbolic: axis 0 of every input
+    is one batch, another axis is its own unless ``tied`` (the same axis of every input, one symbol)."""
     if isinstance(value, Tensor):
         shape, dtype = value.shape, mstype.to_numpy_dtype(value.dtype)
     elif isinstance(value, np.ndarray):
@@ -68,8 +69,7 @@ def _input_spec(value, position):
         raise TypeError(f"For 'export', input {position} must be a Tensor or numpy.ndarray, "
                         f"got {type(value).__name__}.")
     if any(dim == -1 for dim in shape):
-        # Dimension 0 of every input shares one symbol: a batch dimension that must agree.
-        names = ["batch" if axis == 0 else f"d{position}_{axis}" if dim == -1 else str(dim)
+        names = ["batch" if axis == 0 else (f"d{axis}" if tied else f"d{position}_{axis}") if dim == -1 else str(dim)
                  for axis, dim in enumerate(shape)]
         shape = jax.export.symbolic_shape(", ".join(names), scope=_SCOPE)
     return jax.ShapeDtypeStruct(shape, dtype)
@@ -161,16 +161,29 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     def graph(parameter_values, *arguments):
         return pure(list(parameter_values) + frozen_values, *arguments)[0]
 
-    input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]
     from sporax.io.mindir import writer
+
+    def build(tied):
+        specs = [_input_spec(value, position, tied) for position, value in enumerate(inputs)]
+        with plain_lowering():  # MindSpore primitives, not XLA:CPU's custom kernels
+            return writer.build_model(_network_name(net), _version(), graph, writer.parameter_arrays(parameters),
+                                      specs, _input_names(net, len(inputs)), structure)
 
     mode = context.get_mode()
     # Traced as GRAPH mode compiles it: tensor if/while become cond/while_loop (sporax.graph.control_flow)
     context.set_context(mode=context.GRAPH_MODE)
     try:
-        with plain_lowering():  # MindSpore primitives, not XLA:CPU's custom kernels
-            model = writer.build_model(_network_name(net), _version(), graph, writer.parameter_arrays(parameters),
-                                       input_specs, _input_names(net, len(inputs)), structure)
+        try:
+            model = build(tied=False)
+        except Exception as error:
+            if isinstance(error, RecursionError) or not any(-1 in tuple(value.shape)[1:] for value in inputs):
+                raise
+            # inputs whose dynamic axes must agree (token ids and their mask, both [None, None]): the same axis of
+            # every input as one symbol; a source and a target sequence of their own lengths traced untied above
+            try:
+                model = build(tied=True)
+            except Exception:
+                raise error from None
     except RecursionError:
         raise NotImplementedError(
             f"export: '{_network_name(net)}' calls a function recursively under a branch on a tensor value; a "

@@ -339,6 +339,8 @@ def binary_error(op_name, error, a, b):
         np.broadcast_shapes(np.shape(a), np.shape(b))
     except ValueError:
         return shape_error(op_name, error, a, b)
+    except TypeError:  # a symbolic dimension (an export's None batch): JAX's own message says what failed
+        return error
     kinds = ", ".join(str(getattr(o, "dtype", type(o).__name__)) for o in (a, b))
     return TypeError(f"For '{op_name}', the inputs of types ({kinds}) are not supported. "
                      f"Details: {error}")

@@ -27,18 +27,35 @@ _SCRIPT = textwrap.dedent("""
     import json, os, sys
     answers = os.fdopen(os.dup(1), "w")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    import runpy
     import numpy as np
     import mindspore as ms
     from mindspore import Tensor, nn
+
+    scripts = {}
+
+    def network(job):
+        # a checkpoint job: the script's Cell class with the checkpoint's every Parameter loaded
+        if job["script"] not in scripts:
+            scripts[job["script"]] = runpy.run_path(job["script"])
+        net = scripts[job["script"]][job["cell"]]()
+        net.set_train(False)
+        missing, _ = ms.load_param_into_net(net, ms.load_checkpoint(job["file"]))
+        if missing:
+            raise ValueError(f"the checkpoint left {missing} unloaded")
+        return net
 
     for line in sys.stdin:
         os.chdir(os.path.dirname(line.strip()))  # each call's folder, as a child of its own would run there
         for job in json.load(open(line.strip())):
             try:
                 key = bytes.fromhex(job["dec_key"]) if job["dec_key"] else None
-                graph = ms.load(job["file"], dec_key=key) if key else ms.load(job["file"])
+                if job.get("cell"):
+                    run = network(job)
+                else:
+                    run = nn.GraphCell(ms.load(job["file"], dec_key=key) if key else ms.load(job["file"]))
                 inputs = np.load(job["inputs"])
-                out = nn.GraphCell(graph)(*[Tensor(inputs[k]) for k in sorted(inputs)])
+                out = run(*[Tensor(inputs[k]) for k in sorted(inputs)])
                 flat = []
                 def walk(value):
                     if isinstance(value, (tuple, list)):
@@ -78,13 +95,24 @@ def _stop(process):
 def run_on_mindspore(jobs, folder):
     """``jobs``: ``[(mindir file, [input arrays], dec_key or None)]`` -> per job a list of outputs, or
     the error text MindSpore raised."""
+    return _run_jobs([{"file": str(file_name), "inputs": inputs, "dec_key": dec_key.hex() if dec_key else ""}
+                      for file_name, inputs, dec_key in jobs], folder)
+
+
+def run_checkpoints_on_mindspore(jobs, folder):
+    """``jobs``: ``[(script, Cell class name, ckpt file, [input arrays])]``: MindSpore builds the class the script
+    defines, loads every Parameter from the checkpoint and runs the inputs -> per job its outputs or error text."""
+    return _run_jobs([{"script": os.path.abspath(script), "cell": cell, "file": str(file_name), "inputs": inputs,
+                       "dec_key": ""} for script, cell, file_name, inputs in jobs], folder)
+
+
+def _run_jobs(jobs, folder):
     folder = os.path.abspath(folder)
     specs = []
-    for index, (file_name, inputs, dec_key) in enumerate(jobs):
+    for index, job in enumerate(jobs):
         input_file = os.path.join(folder, f"ms_in_{index}.npz")
-        np.savez(input_file, **{f"x{position:02d}": value for position, value in enumerate(inputs)})
-        specs.append({"file": str(file_name), "inputs": input_file, "dec_key": dec_key.hex() if dec_key else "",
-                      "outputs": os.path.join(folder, f"ms_out_{index}.npz")})
+        np.savez(input_file, **{f"x{position:02d}": value for position, value in enumerate(job["inputs"])})
+        specs.append({**job, "inputs": input_file, "outputs": os.path.join(folder, f"ms_out_{index}.npz")})
         for stale in (specs[-1]["outputs"], specs[-1]["outputs"] + ".error"):  # an earlier call's in this folder
             if os.path.exists(stale):
                 os.remove(stale)

@@ -14,7 +14,15 @@ NETWORKS = {"lenet5": "LeNet5", "lenet5_dynamic": "LeNet5", "resnet": "SmallResN
             "attention": "Attention", "conv1d_misc": "Conv1dMisc", "vggish": "VGGish", "lstm_state": "LSTMState",
             "transformer": "Transformer", "for_if": "ForIf", "half": "Half", "methods": "Methods",
             "encoder_dynamic": "Encoder", "lstm_tagger_dynamic": "LSTMTagger", "indexing": "Indexing",
-            "gather_scatter": "GatherScatter", "int_ops": "IntOps", "constant_gather": "ConstantGather"}
+            "gather_scatter": "GatherScatter", "int_ops": "IntOps", "constant_gather": "ConstantGather",
+            # more export.py kinds, each with MindSpore's checkpoint <name>.ckpt too
+            "textcnn_dynamic": "TextCNN", "masked_attention": "MaskedAttention", "group_norm": "GroupNormNet",
+            "instance_norm": "InstanceNormNet", "depthwise": "DepthwiseSeparable", "masked_lstm": "MaskedLSTM",
+            "activations": "Activations", "resize": "Resize", "pad_modes": "PadModes", "argmax_head": "ArgmaxHead",
+            "int_bool": "IntBoolInputs", "nested_outputs": "NestedOutputs", "shared_weights": "SharedWeights",
+            "cls_pooler_dynamic": "ClsPooler", "signal1d": "Signal1d", "scan_clamp_tile": "ScanClampTile"}
+# the networks recorded with a checkpoint
+WITH_CHECKPOINT = list(NETWORKS)[list(NETWORKS).index("textcnn_dynamic"):]
 
 
 def path(name, suffix=".mindir"):

@@ -9,12 +9,12 @@ import sporax as ms
 from sporax import nn, ops
 from sporax.io.mindir import writer
 from tests.io.mindir.mindspore_runner import needs_mindspore, run_on_mindspore
-from tests.io.mindir.oracle import inputs_outputs, network, path
+from tests.io.mindir.oracle import WITH_CHECKPOINT, inputs_outputs, network, path
 
 # the issue's six kinds (12 runs: both modes), then more op coverage (end-to-end: marked slow)
 CORE = ["lenet5", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16", "gather_scatter"]
 MORE = ["pool_net", "gru", "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half",
-        "methods", "indexing"]
+        "methods", "indexing", *WITH_CHECKPOINT]
 NETWORKS = CORE + [pytest.param(name, marks=pytest.mark.slow) for name in MORE]
 MODES = {"PYNATIVE": ms.PYNATIVE_MODE, "GRAPH": ms.GRAPH_MODE}
 
@@ -327,3 +327,84 @@ def test_reshape_to_a_dynamic_batch_dimension_exports(tmp_path):
     for batch in (1, 3):
         want = x[:batch].reshape(batch, 4, 2, 3).transpose(0, 2, 1, 3).reshape(batch, 24)
         np.testing.assert_array_equal(cell(ms.Tensor(x[:batch])).asnumpy(), want)
+
+
+def _other_sizes(name, rng):
+    """Inputs of ``name`` at sizes other than the recorded ones, and the export's input specs."""
+    if name == "masked_attention":  # batch and sequence length dynamic
+        lengths = np.array([7, 2, 5])
+        mask = (np.arange(7)[None, :] < lengths[:, None]).astype(np.float32)
+        specs = [ms.Tensor(shape=[None, None, 8], dtype=ms.float32), ms.Tensor(shape=[None, None], dtype=ms.float32)]
+        return [rng.standard_normal((3, 7, 8)).astype(np.float32), mask], specs
+    (x,), _ = inputs_outputs(name)
+    bigger = np.concatenate([x, x[::-1], x])
+    return [bigger], [ms.Tensor(shape=[None, *x.shape[1:]], dtype=ms.Tensor(x).dtype)]
+
+
+def test_dynamic_dimensions_export_and_run_other_sizes(tmp_path):
+    # TextCNN's ReduceMax over two axes, and BERT's x[:, 0], index a None batch with a gather of constant starts
+    # (refused before); attention reshapes to (batch, length, heads, width) with both read at run time, where
+    # MindSpore's own export writes the example's sizes as constants
+    rng = np.random.default_rng(5)
+    jobs, expected = [], []
+    for name in ("textcnn_dynamic", "cls_pooler_dynamic", "masked_attention"):
+        net = trained_network(name)
+        inputs, specs = _other_sizes(name, rng)
+        ms.export(net, *specs, file_name=str(tmp_path / name), file_format="MINDIR")
+        want = _flat(net(*[ms.Tensor(value) for value in inputs]))
+        loaded = _flat(nn.GraphCell(ms.load(str(tmp_path / f"{name}.mindir")))(*[ms.Tensor(v) for v in inputs]))
+        for got, value in zip(loaded, want):
+            np.testing.assert_allclose(got, value, rtol=1e-4, atol=1e-5, err_msg=name)
+        jobs.append((tmp_path / f"{name}.mindir", inputs, None))
+        expected.append(want)
+    if os.path.exists(_python()):
+        for name, result, want in zip(("textcnn", "cls_pooler", "attention"), run_on_mindspore(jobs, str(tmp_path)),
+                                      expected):
+            assert not isinstance(result, str), f"{name}: {result}"
+            for got, value in zip(result, want):
+                assert got.shape == value.shape, name
+                np.testing.assert_allclose(got, value, rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_gather_of_whole_rows_by_sequence_length_exports_as_gather_d(tmp_path):
+    # a bidirectional LSTM over per-sample lengths reverses each sequence with take_along_axis of an index of size 1
+    # along the feature axis; it was refused ("only gathers along one axis")
+    inputs, expected = inputs_outputs("masked_lstm")  # MindSpore 2.10's outputs
+    ms.export(trained_network("masked_lstm"), *[ms.Tensor(value) for value in inputs],
+              file_name=str(tmp_path / "lstm"), file_format="MINDIR")
+    from sporax.io.mindir.proto import ModelProto
+
+    model = ModelProto()
+    model.ParseFromString((tmp_path / "lstm.mindir").read_bytes())
+    assert any("GatherD" in node.op_type for node in model.graph.node)
+    (out,) = _flat(nn.GraphCell(ms.load(str(tmp_path / "lstm.mindir")))(*[ms.Tensor(value) for value in inputs]))
+    np.testing.assert_allclose(out, expected[0], rtol=1e-4, atol=1e-5)
+
+
+class _CrossAttention(nn.Cell):
+    """A target attending over a source of another length, split into heads with the target's own sizes."""
+
+    def __init__(self):
+        super().__init__()
+        self.q, self.k = nn.Dense(4, 4), nn.Dense(4, 4)
+
+    def construct(self, target, source):
+        batch, length, _ = target.shape
+        scores = ops.matmul(self.q(target), ops.transpose(self.k(source), (0, 2, 1)))
+        return ops.reshape(ops.matmul(ops.softmax(scores, -1), source), (batch, length, 2, 2))
+
+
+def test_two_sequences_of_their_own_lengths_export(tmp_path):
+    # [None, None] inputs are traced with a length each; tied only when the network needs them equal (ids and mask)
+    net = _CrossAttention()
+    spec = ms.Tensor(shape=[None, None, 4], dtype=ms.float32)
+    ms.export(net, spec, spec, file_name=str(tmp_path / "cross"), file_format="MINDIR")
+    rng = np.random.default_rng(2)
+    target, source = (rng.standard_normal(shape).astype(np.float32) for shape in ((2, 3, 4), (2, 6, 4)))
+    want = net(ms.Tensor(target), ms.Tensor(source)).asnumpy()
+    got = nn.GraphCell(ms.load(str(tmp_path / "cross.mindir")))(ms.Tensor(target), ms.Tensor(source)).asnumpy()
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    if os.path.exists(_python()):
+        (result,) = run_on_mindspore([(tmp_path / "cross.mindir", [target, source], None)], str(tmp_path))
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], want, rtol=1e-5, atol=1e-6)

@@ -9,12 +9,12 @@ import sporax as ms
 from sporax import nn
 from sporax.graph.cell_jit import compiled_cell
 from sporax.io.mindir.proto import ModelProto
-from tests.io.mindir.oracle import KEY, inputs_outputs, network, path, tolerance
+from tests.io.mindir.oracle import KEY, WITH_CHECKPOINT, inputs_outputs, network, path, tolerance
 
 FIXTURES = ["lenet5", "lenet5_dynamic", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16",
             "pool_net", "gru", "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half",
             "methods", "indexing", "encoder_dynamic", "lstm_tagger_dynamic", "gather_scatter",
-            "int_ops", "constant_gather"]
+            "int_ops", "constant_gather", *WITH_CHECKPOINT]
 
 
 @pytest.fixture(params=["PYNATIVE", "GRAPH"])
@@ -24,9 +24,14 @@ def mode(request):
     ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
+def _flat(value):
+    if isinstance(value, (tuple, list)):  # nested outputs as record.py saves them, depth first
+        return tuple(item for part in value for item in _flat(part))
+    return (value,)
+
+
 def _run(cell, inputs):
-    out = cell(*[ms.Tensor(value) for value in inputs])
-    return out if isinstance(out, tuple) else (out,)
+    return _flat(cell(*[ms.Tensor(value) for value in inputs]))
 
 
 _CELLS, _MODES_RUN = {}, {}

@@ -70,10 +70,14 @@ class GraphBuilder:
     def __init__(self, model, proto):
         self.model, self.proto, self.name = model, proto, proto.name
         self._constants = {}
+        self.dimensions = {}  # a dynamic dimension's name -> (an input having it, its axis)
 
     def add_input(self, name, shape, dtype):
         full = f"{self.name}:{name}"
         self.proto.input.add(name=full).tensor.append(tensor_type(shape, dtype))
+        for axis, dim in enumerate(shape):
+            if not isinstance(dim, (int, np.integer)):
+                self.dimensions.setdefault(str(dim), (full, axis))
         return full
 
     def add_parameter(self, name, array):

@@ -69,9 +69,37 @@ def cast(builder, value, dtype):
     return node(builder, "Cast", [value, type_id(dtype)], Aval(value.shape, dtype))
 
 
+def _dimension(builder, value, dim):
+    """A node giving the dynamic dimension ``dim`` at run time (Shape, TupleGetItem, as MindSpore writes
+    ``x.shape[0]``), or None: from an input of the graph with that dimension (``GraphBuilder.add_input`` records
+    them), else from ``value``'s own shape. MindSpore 2.10's loader folds the Shape of an inner node to -1s."""
+    axes = [axis for axis, own in enumerate(value.shape) if not is_static(own) and str(own) == str(dim)]
+    source = builder.dimensions.get(str(dim)) or ((value.name, axes[0]) if axes else None)
+    if source is None:
+        return None
+    return builder.get_item(builder.op("Shape", [source[0]]), source[1])
+
+
+def _runtime_shape(builder, value, shape):
+    """A Reshape target with several dynamic dimensions (a batch and a sequence length): each read at run time
+    where the graph has it, one other may be -1."""
+    dims, unknown = [], []
+    for dim in shape:
+        read = None if is_static(dim) else _dimension(builder, value, dim)
+        if read is None:
+            unknown += [] if is_static(dim) else [dim]
+            read = builder.constant(int(dim) if is_static(dim) else -1)
+        dims.append(read)
+    if len(unknown) > 1:
+        shape_argument(shape, "a reshape")  # raises: MindIR's -1 stands for one dimension
+    return builder.make_tuple(dims)
+
+
 def reshape(builder, value, shape):
     if tuple(value.shape) == tuple(shape):
         return value
+    if sum(not is_static(dim) for dim in shape) > 1:
+        return node(builder, "Reshape", [value, _runtime_shape(builder, value, shape)], Aval(shape, value.dtype))
     return node(builder, "Reshape", [value, shape_argument(shape, "a reshape")], Aval(shape, value.dtype))
 
 

@@ -196,9 +196,8 @@ def _dot_general(builder, params, inputs, avals):
                      Aval(out.shape, result_dtype))
         return cast(builder, result, out.dtype)
 
-    def size(value, axes):
-        dims = [value.shape[axis] for axis in axes]
-        return math.prod(dims) if all(is_static(dim) for dim in dims) else -1
+    def size(value, axes):  # symbolic when a dimension is: reshape reads it at run time (-1 was taken as static)
+        return math.prod(value.shape[axis] for axis in axes)
 
     batch = [left.shape[axis] for axis in left_batch]
     a = transpose(builder, left, list(left_batch) + left_free + list(left_contract))

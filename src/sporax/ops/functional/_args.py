@@ -120,12 +120,15 @@ def check_output_size(op_name, arg_name, shape, dtype=np.float32):
     XLA aborts the whole process on a shape whose byte size overflows 64 bits, and a merely
     huge one fails deep in the allocator: both become a ValueError that names the op.
     """
+    static = all(isinstance(dim, numbers.Number) for dim in shape)
     for index, dim in enumerate(shape):
-        if dim < 0:
+        if isinstance(dim, numbers.Number) and dim < 0:
             first = (f"For primitive[Ones], the the {index}th dimension of input shape must be greater than or equal "
                      f"to 0, but got {dim}.\n" if op_name == "ones" else "")  # MindSpore 2.10's graph text
             raise ValueError(f"{first}For '{op_name}', dimension {index} of '{arg_name}' must be at least "
                              f"0, but got {dim} (shape {tuple(shape)}).")
+    if not static:
+        return shape  # a symbolic dimension (an export's None batch) has no size to check
     count = math.prod(shape)
     size = count * np.dtype(dtype).itemsize
     if size > _SMALL_BYTES and size > _device_memory_bytes():

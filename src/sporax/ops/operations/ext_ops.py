@@ -48,6 +48,16 @@ def _slice_ext(input, dim, start, end, step):
     return input[(slice(None),) * axis + (slice(start, end, step),)]
 
 
+def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    # MindSpore's GroupNorm Primitive (nn.GroupNorm's kernel, in its MindIR files) also answers each group's
+    # mean and 1 / sqrt(variance + eps), shape (N, num_groups)
+    groups = input.reshape(input.shape[0], num_groups, -1).astype("float32")
+    mean = groups.mean(-1)
+    variance = (groups - mean.expand_dims(-1)).square().mean(-1)
+    return (normalization.group_norm(input, num_groups, weight, bias, eps), mean.astype(input.dtype),
+            (variance + eps).rsqrt().astype(input.dtype))
+
+
 def _grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
                     group_list=None, split_item=0, group_type=-1, transpose_a=False, transpose_b=False):
     quantised = [name for name, value in (("scale", scale), ("offset", offset), ("antiquant_scale", antiquant_scale),
@@ -153,6 +163,8 @@ _TABLE = {
     "MaskedFillScalar": ("input mask value", indexing.masked_fill, "Fill where ``mask`` with a scalar."),
     "LayerNormExt": ("input normalized_shape weight=None bias=None eps=1e-05", normalization.layer_norm,
                      "Layer normalisation over the trailing ``normalized_shape``; returns (y, mean, rstd)."),
+    "GroupNorm": ("input num_groups weight=None bias=None eps=1e-05", _group_norm,
+                  "Group normalisation of (N, C, ...) over ``num_groups`` channel groups; returns (y, mean, rstd)."),
     "TrilExt": ("input diagonal=0", slicing.tril, "The lower triangle."),
     "TExt": ("input", array_shaping.t, "Transpose a matrix."),
     "Contiguous": ("input", lambda input: input, "The same values (memory layout is XLA's concern)."),

@@ -242,3 +242,15 @@ def test_bprop_gradient_for_a_foreign_parameter_is_refused():
 
     with pytest.raises(ValueError, match="Foreign.bprop.*'stranger'.*not a Parameter of Foreign"):
         ms.grad(Foreign())(ms.Tensor(np.ones(2, np.float32)))
+
+
+def test_pynative_grad_keeps_pythons_type_names_in_attribute_errors():
+    # mindyolo's YOLOv8 loss calls ``tensor.max(-2).expand_dims(-1)``; Tensor.max(dim) returns a tuple, and
+    # MindSpore 2.10's PyNative value_and_grad raised Python's "'tuple' object has no attribute 'expand_dims'"
+    # (its graph names the type 'Tuple', tests/graph/control_flow/test_graph_syntax_corpus.py)
+    def loss(x):
+        return (x * 2).max(-1).expand_dims(-1).sum()
+
+    with pytest.raises(AttributeError) as caught:
+        ms.value_and_grad(loss)(_inputs())
+    assert str(caught.value) == "'tuple' object has no attribute 'expand_dims'"

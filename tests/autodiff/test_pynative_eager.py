@@ -254,3 +254,22 @@ def test_pynative_grad_keeps_pythons_type_names_in_attribute_errors():
     with pytest.raises(AttributeError) as caught:
         ms.value_and_grad(loss)(_inputs())
     assert str(caught.value) == "'tuple' object has no attribute 'expand_dims'"
+    assert not getattr(caught.value, "__notes__", None)  # no note of JAX's on the user's error
+
+
+def test_errors_raised_inside_a_gradient_carry_no_jax_note():
+    # mindyolo's YOLOv5 loss compares ``tensor.max(2) < 4.0``; MindSpore 2.10 raised Python's TypeError, no note,
+    # from a compiled gradient and from one that runs eagerly (an `if` on a value)
+    def loss(x):
+        return ((x * 2).max(-1) < 4.0).sum()
+
+    def branching(x):
+        if x.sum() > 0:
+            return loss(x)
+        return x.sum()
+
+    for fn in (loss, branching):
+        with pytest.raises(TypeError) as caught:
+            ms.value_and_grad(fn)(_inputs())
+        assert str(caught.value) == "'<' not supported between instances of 'tuple' and 'float'"
+        assert not getattr(caught.value, "__notes__", None)

@@ -419,6 +419,7 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
                 raise world_program.DivergentPrograms(name) from None
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
+            fallback.drop_jax_note(error)
             # MindSpore's graph type names ('Tuple' object has no ...); PyNative code keeps Python's
             renamed = fallback.graph_attribute_error(error) if warn else None
             if renamed is not None:

@@ -242,3 +242,34 @@ def test_bprop_gradient_for_a_foreign_parameter_is_refused():
 
     with pytest.raises(ValueError, match="Foreign.bprop.*'stranger'.*not a Parameter of Foreign"):
         ms.grad(Foreign())(ms.Tensor(np.ones(2, np.float32)))
+
+
+def test_pynative_grad_keeps_pythons_type_names_in_attribute_errors():
+    # mindyolo's YOLOv8 loss calls ``tensor.max(-2).expand_dims(-1)``; Tensor.max(dim) returns a tuple, and
+    # MindSpore 2.10's PyNative value_and_grad raised Python's "'tuple' object has no attribute 'expand_dims'"
+    # (its graph names the type 'Tuple', tests/graph/control_flow/test_graph_syntax_corpus.py)
+    def loss(x):
+        return (x * 2).max(-1).expand_dims(-1).sum()
+
+    with pytest.raises(AttributeError) as caught:
+        ms.value_and_grad(loss)(_inputs())
+    assert str(caught.value) == "'tuple' object has no attribute 'expand_dims'"
+    assert not getattr(caught.value, "__notes__", None)  # no note of JAX's on the user's error
+
+
+def test_errors_raised_inside_a_gradient_carry_no_jax_note():
+    # mindyolo's YOLOv5 loss compares ``tensor.max(2) < 4.0``; MindSpore 2.10 raised Python's TypeError, no note,
+    # from a compiled gradient and from one that runs eagerly (an `if` on a value)
+    def loss(x):
+        return ((x * 2).max(-1) < 4.0).sum()
+
+    def branching(x):
+        if x.sum() > 0:
+            return loss(x)
+        return x.sum()
+
+    for fn in (loss, branching):
+        with pytest.raises(TypeError) as caught:
+            ms.value_and_grad(fn)(_inputs())
+        assert str(caught.value) == "'<' not supported between instances of 'tuple' and 'float'"
+        assert not getattr(caught.value, "__notes__", None)

@@ -33,7 +33,7 @@ from sporax.state.arguments import (bound_inputs, call_rebuilt, recording_in_pla
                                    write_arguments)
 from sporax.state.binding import detach_outputs
 from sporax.state.discovery import hooks_changed, is_cell, is_parameter, reaches_cell_hooks, training_epoch
-from sporax.state.fallback import ExplainedFallback, compiling_pynative, is_untraceable
+from sporax.state.fallback import ExplainedFallback, compiling_pynative, drop_jax_note, is_untraceable
 from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
@@ -186,7 +186,7 @@ class GradFunction:
                                  discovered, self.name)
         except Exception as error:  # noqa: BLE001 - only untraceable reads are translated
             if not is_untraceable(error):
-                raise
+                raise drop_jax_note(error)
             raise RuntimeError(
                 f"{self.name}: the function reads a tensor's value on the host (float(), int(), asnumpy(), "
                 "print of a value) while it is being differentiated, where only an abstract value exists. "

@@ -100,6 +100,19 @@ def graph_attribute_error(error):
     return renamed.with_traceback(error.__traceback__)
 
 
+def drop_jax_note(error):
+    """``error`` without the note JAX's API boundaries add to an exception from traced code ("For simplicity, JAX
+    has removed its internal frames ..."): the user's error reads as MindSpore raises it, with no JAX setting named."""
+    notes = getattr(error, "__notes__", None)
+    if notes:
+        kept = [note for note in notes if "JAX_TRACEBACK_FILTERING" not in note]
+        if kept:
+            error.__notes__ = kept
+        else:
+            del error.__notes__
+    return error
+
+
 def strict_syntax_error(error):
     """The AttributeError MindSpore raises for ``tensor.asnumpy()`` (or ``tolist()``) in compiled code below the LAX
     syntax level (``jit_syntax_level`` STRICT or COMPATIBLE), when ``error`` comes from such a call; None otherwise."""

@@ -381,7 +381,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     ``hint()`` (optional) names what stopped the compiler's own conversion of the Python, for the
     fallback warning. ``strict_print``: code that sporax compiles behind the user's back (a gradient
     called outside a trace): its prints run on every call (``sporax.state.fallback.runtime_print``).
-    ``warn=False``: fall back to eager without a warning (PyNative code is eager code).
+    ``warn=False``: fall back to eager without a warning (PyNative code is eager code), and leave Python's own
+    errors as Python words them (``'tuple' object has no attribute``), as MindSpore's PyNative mode does.
 
     The user's Python runs once per signature: the recording trace's jaxpr is what the final
     program evaluates (outputs of states that were not written are dead code XLA removes).
@@ -418,7 +419,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
                 raise world_program.DivergentPrograms(name) from None
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
-            renamed = fallback.graph_attribute_error(error)  # MindSpore's type names ('Tuple' object has no ...)
+            fallback.drop_jax_note(error)
+            # MindSpore's graph type names ('Tuple' object has no ...); PyNative code keeps Python's
+            renamed = fallback.graph_attribute_error(error) if warn else None
             if renamed is not None:
                 raise renamed from None
             raise

@@ -302,3 +302,20 @@ def test_what_those_type_checks_still_take():
     assert str(result.dtype) == "Float32" and result.asnumpy().tolist() == [1.0, 3.0, 5.0]
     np.testing.assert_allclose(ops.cond(_tensor([[1.0, 2.0], [3.0, 4.0]], np.float32), 1).asnumpy(), 21.0, rtol=1e-5)
     assert ops.leaky_relu(_tensor([-3, 2], np.int32), 0.5).asnumpy().tolist() == [0, 2]
+
+
+ZERO_D = Tensor(np.array(1.5, np.float32))
+
+
+@pytest.mark.parametrize("call, error, first_line", [
+    # 0-d inputs, recorded on MindSpore 2.10 CPU in a fresh process each (sporax raised IndexError,
+    # ZeroDivisionError or ValueError here)
+    (lambda: ops.matrix_norm(ZERO_D), ValueError, "For norm, the dim is out of range."),
+    (lambda: ops.diag_embed(ZERO_D), ValueError, "For 'diag_embed', 'dim1' must be in range of [-1, 0], but got -2."),
+    (lambda: ops.swiglu(ZERO_D), ValueError, "For primitive[Swiglu], the dim must be in [0,0), but got -1."),
+    (lambda: ops.trace(ZERO_D), RuntimeError, "For Primitive[Trace], the rank of the input must be 2, but got 0!"),
+], ids=["matrix_norm", "diag_embed", "swiglu", "trace"])
+def test_zero_d_inputs_raise_as_mindspore(call, error, first_line):
+    with pytest.raises(error) as caught:
+        call()
+    assert str(caught.value).split("\n")[0] == first_line

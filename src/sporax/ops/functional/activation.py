@@ -501,6 +501,9 @@ def _swiglu_reference(input, dim=-1):
 @op(primitive="Swiglu", samples=unary(shapes=((3, 4), (2, 6))), reference=_swiglu_reference)
 def swiglu(input, dim=-1):
     """``silu(a) * b`` where ``a`` and ``b`` are the two halves of ``input`` along ``dim``."""
+    if input.ndim == 0:  # MindSpore 2.10's ValueError
+        raise ValueError(f"For primitive[Swiglu], the dim must be in [0,0), but got {dim}.\nFor 'swiglu', 'input' "
+                         "must have a dimension to halve, but got a 0-d Tensor.")
     dim = axis_index("swiglu", "dim", dim, input.ndim)
     if input.shape[dim] % 2:
         raise ValueError(f"For 'swiglu', the size of dimension {dim} must be even, but got {input.shape[dim]}.")

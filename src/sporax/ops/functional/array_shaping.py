@@ -323,6 +323,9 @@ _DIAG_EMBED_INPUT = accepting(REAL_NUMBERS, "For 'diag_embed', the dtype of 'inp
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Matrices with the last axis of ``input`` on their ``offset``-th diagonal (axes dim1, dim2)."""
     offset = static_int("diag_embed", "offset", offset)
+    if input.ndim == 0:  # MindSpore 2.10's ValueError (its output has one more dimension than ``input``)
+        raise ValueError(f"For 'diag_embed', 'dim1' must be in range of [-1, 0], but got {dim1}.\nFor 'diag_embed', "
+                         "'input' must have a last dimension to put on the diagonal, but got a 0-d Tensor.")
     length = input.shape[-1]
     size = length + abs(offset)
     rows = np.arange(length) + max(-offset, 0)

@@ -300,7 +300,8 @@ def trace(input):
         3.0
     """
     if input.ndim != 2:
-        raise ValueError(f"For 'trace', the input must be 2-D, but got shape {tuple(input.shape)}.")
+        raise RuntimeError(f"For Primitive[Trace], the rank of the input must be 2, but got {input.ndim}!\nFor 'trace', "
+                           f"the input must be 2-D, but got shape {tuple(input.shape)}.")
     return jnp.trace(input).astype(input.dtype)
 
 

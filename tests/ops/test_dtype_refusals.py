@@ -319,3 +319,18 @@ def test_zero_d_inputs_raise_as_mindspore(call, error, first_line):
     with pytest.raises(error) as caught:
         call()
     assert str(caught.value).split("\n")[0] == first_line
+
+
+@pytest.mark.parametrize("inputs, targets, first_line", [
+    # recorded on MindSpore 2.10 CPU, a fresh process each
+    (_tensor([1, 2], np.int32), _tensor([1, -1], np.int32),
+     "For 'HingeEmbeddingLoss', the dtype of the first input must be float, but got Int32."),
+    (_tensor([True, False], np.bool_), _tensor([1, -1], np.float32),
+     "For 'HingeEmbeddingLoss', the dtype of the first input must be float, but got Bool."),
+    (_tensor([1, 2], np.float32), _tensor([1, -1], np.int32),
+     "For 'HingeEmbeddingLoss', the dtype of the second input must be float, but got Int32."),
+], ids=["int32", "bool", "int32-targets"])
+def test_hinge_embedding_loss_takes_floats(inputs, targets, first_line):
+    with pytest.raises(TypeError) as caught:
+        ops.hinge_embedding_loss(inputs, targets)
+    assert str(caught.value).split("\n")[0] == first_line

@@ -334,3 +334,15 @@ def test_hinge_embedding_loss_takes_floats(inputs, targets, first_line):
     with pytest.raises(TypeError) as caught:
         ops.hinge_embedding_loss(inputs, targets)
     assert str(caught.value).split("\n")[0] == first_line
+
+
+@pytest.mark.parametrize("dtype, got", [(np.int32, "Int32"), (np.bool_, "Bool")])
+def test_mint_leaky_relu_takes_floats_where_ops_scales_integers(dtype, got):
+    # recorded on MindSpore 2.10 CPU: mint.nn.functional.leaky_relu runs LeakyReLUExt (floats alone); ops.leaky_relu
+    # of Int32 [-3, 2] with 0.5 gives [0, 2]
+    x = _tensor([-3, 2], dtype)
+    with pytest.raises(TypeError) as caught:
+        mint.nn.functional.leaky_relu(x, 0.5)
+    assert str(caught.value).split("\n")[0] == ("For primitive[LeakyReLUExt], the input argument[input_x] must be a "
+                                                f"type of {{BFloat16, Float16, Float32, Float64}}, but got {got}.")
+    assert ops.leaky_relu(_tensor([-3, 2], np.int32), 0.5).asnumpy().tolist() == [0, 2]

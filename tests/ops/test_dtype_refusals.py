@@ -180,3 +180,169 @@ def test_polygamma_refuses_integer_input(dtype, got):
         ops.polygamma(Tensor(1), Tensor(np.array([3, 1, 2]).astype(dtype)))
     assert str(caught.value).split("\n")[0] == ("For primitive[Polygamma], the input argument[x] must be a type of "
                                                 f"{FLOATS}, but got Tensor[{got}].")
+
+
+def _tensor(values, dtype):
+    return Tensor(np.array(values).astype(dtype))
+
+
+NUMBER_TYPES = ("Tensor[Float16], Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], Tensor[Int64], "
+                "Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], Tensor[UInt8]")
+SCALED = ("should be one of [mindspore.float16, mindspore.float32, mindspore.float64, mindspore.int16, "
+          "mindspore.int32, mindspore.int64], but got 'mindspore.bool'.")
+BOOLS, MATRIX = _tensor([True, False, True], np.bool_), _tensor([[True, False], [False, True]], np.bool_)
+SECOND_PASS = [
+    # (call, first line of MindSpore 2.10's TypeError), each recorded on MindSpore 2.10 CPU in a fresh process
+    (lambda: ops.conj(BOOLS), "For primitive[Conj], the input argument[input] must be a type of {Tensor[BFloat16], "
+                              f"Tensor[Complex128], Tensor[Complex64], {NUMBER_TYPES}}}, but got Tensor[Bool]."),
+    (lambda: BOOLS.conj(), "For primitive[Conj], the input argument[input] must be a type of {Tensor[BFloat16], "
+                           f"Tensor[Complex128], Tensor[Complex64], {NUMBER_TYPES}}}, but got Tensor[Bool]."),
+    (lambda: ops.trace(MATRIX), "For primitive[Trace], the input argument[x] must be a type of {Tensor[Complex128], "
+                                f"Tensor[Complex64], {NUMBER_TYPES}}}, but got Tensor[Bool]."),
+    (lambda: ops.trace(MATRIX.astype(ms.bfloat16)), "For primitive[Trace], the input argument[x] must be a type of "
+                                                    f"{{Tensor[Complex128], Tensor[Complex64], {NUMBER_TYPES}}}, but "
+                                                    "got Tensor[BFloat16]."),
+    (lambda: ops.topk(BOOLS, 2), "For primitive[TopK], the input argument[input_x] must be a type of "
+                                 f"{{Tensor[BFloat16], {NUMBER_TYPES}}}, but got Tensor[Bool]."),
+    (lambda: BOOLS.topk(2), "For primitive[TopK], the input argument[input_x] must be a type of "
+                            f"{{Tensor[BFloat16], {NUMBER_TYPES}}}, but got Tensor[Bool]."),
+    (lambda: ops.channel_shuffle(Tensor(np.ones((1, 4, 2, 2), np.bool_)), 2),
+     f"For primitive[ChannelShuffle], the input argument[x] must be a type of {{{NUMBER_TYPES}}}, but got Tensor[Bool]."),
+    (lambda: ops.channel_shuffle(Tensor(np.ones((1, 4, 2, 2), np.float32)).astype(ms.bfloat16), 2),
+     f"For primitive[ChannelShuffle], the input argument[x] must be a type of {{{NUMBER_TYPES}}}, but got "
+     "Tensor[BFloat16]."),
+    (lambda: ops.addmv(BOOLS[:2], Tensor(np.ones((2, 3), np.bool_)), BOOLS), f"For 'Addmv', the 'input' {SCALED}"),
+    (lambda: BOOLS[:2].addmv(Tensor(np.ones((2, 3), np.bool_)), BOOLS), f"For 'Addmv', the 'input' {SCALED}"),
+    (lambda: ops.addmv(_tensor([1, 1], np.int8), _tensor(np.ones((2, 3)), np.int8), _tensor([1, 1, 1], np.int8)),
+     "For 'Addmv', the 'input' " + SCALED.replace("bool", "int8")),
+    (lambda: ops.addr(Tensor(np.ones((2, 3), np.bool_)), BOOLS[:2], BOOLS), f"For 'Addr', the 'x' {SCALED}"),
+    (lambda: ops.diag_embed(BOOLS), "For 'diag_embed', the dtype of 'input' must be int8, int16, int32, int64, uint8, "
+                                    "uint16, uint32, uint64, float16, float32 or float64, but got 'Bool'."),
+    (lambda: ops.heaviside(BOOLS, BOOLS), "For primitive[Heaviside], the input argument[values] must be a type of "
+                                          "{Float16, Float32, Float64, Int16, Int32, Int64, Int8, Tensor[Float16], "
+                                          "Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+                                          "Tensor[Int64], Tensor[Int8], Tensor[UInt16], Tensor[UInt32], Tensor[UInt64], "
+                                          "Tensor[UInt8], UInt16, UInt32, UInt64, UInt8}, but got Tensor[Bool]."),
+    (lambda: ops.heaviside(_tensor([1, 0], np.int32), _tensor([1, 1], np.float32)),
+     "For primitive[Heaviside], the input type must be same."),
+    (lambda: ops.heaviside(_tensor([1, 0], np.int64), BOOLS[:2]), "For primitive[Heaviside], the input type must be same."),
+    (lambda: ops.kl_div(_tensor([1, 2], np.int32), _tensor([1, 2], np.int32)),
+     f"For primitive[KLDivLoss], the input argument[x] must be a type of {FLOATS}, but got Tensor[Int32]."),
+    (lambda: ops.kl_div(BOOLS, BOOLS),
+     f"For primitive[KLDivLoss], the input argument[x] must be a type of {FLOATS}, but got Tensor[Bool]."),
+    (lambda: ops.kl_div(_tensor([1, 2], np.float32), _tensor([1, 2], np.int32)),
+     "For primitive[KLDivLoss], the input type must be same."),
+    (lambda: ops.kl_div(_tensor([1, 2], np.float32), _tensor([1, 2], np.float64)),
+     "For primitive[KLDivLoss], the input type must be same."),
+    (lambda: ops.cond(_tensor([[1, 2], [3, 4]], np.int32)), "For primitive[MatrixInverse], the input argument[x] must "
+                                                            "be a type of {Tensor[Complex128], Tensor[Complex64], "
+                                                            "Tensor[Float32], Tensor[Float64]}, but got Tensor[Int32]."),
+    (lambda: ops.cond(_tensor([[1, 2], [3, 4]], np.float16), 1),
+     "For primitive[MatrixInverse], the input argument[x] must be a type of {Tensor[Complex128], Tensor[Complex64], "
+     "Tensor[Float32], Tensor[Float64]}, but got Tensor[Float16]."),
+    (lambda: ops.coalesce(_tensor([[0, 0], [1, 1]], np.int64), _tensor([1, 2], np.int32), _tensor([2, 2], np.int64)),
+     f"For primitive[Coalesce], the input argument[x_values] must be a type of {FLOATS}, but got Tensor[Int32]."),
+    (lambda: ops.linspace(_tensor(1, np.int32), _tensor(5, np.int32), 3), "For primitive[LinSpace], the input "
+                                                                          "argument[start type] must be a type of "
+                                                                          "{Tensor[Float32], Tensor[Float64]}, but got "
+                                                                          "Tensor[Int32]."),
+    (lambda: ops.linspace(_tensor(1, np.float16), _tensor(5, np.float16), 3), "For primitive[LinSpace], the input "
+                                                                              "argument[start type] must be a type of "
+                                                                              "{Tensor[Float32], Tensor[Float64]}, "
+                                                                              "but got Tensor[Float16]."),
+    (lambda: ops.linspace(_tensor(1, np.int64), 5, 3), "For primitive[LinSpace], the input type must be same."),
+    (lambda: ops.linspace(_tensor(1, np.float64), 5.0, 3), "For primitive[LinSpace], the input type must be same."),
+    (lambda: ops.linspace(_tensor(1, np.float32), _tensor(5, np.float64), 3),
+     "For primitive[LinSpace], the input type must be same."),
+    (lambda: ops.addcdiv(_tensor([1, 2], np.int32), _tensor([3, 4], np.int32), _tensor([2, 2], np.int32),
+                         _tensor(1, np.int32)),
+     "For primitive[Addcdiv], the input argument[input] must be a type of {Tensor[Float16], Tensor[Float32], "
+     "Tensor[Float64], Tensor[Int64]}, but got Tensor[Int32]."),
+    (lambda: ops.addcdiv(_tensor([1, 2], np.float32), _tensor([3, 4], np.float32), _tensor([2, 2], np.int32), 1),
+     "For primitive[Addcdiv], the input argument[tensor2] must be a type of {Tensor[Float16], Tensor[Float32], "
+     "Tensor[Float64], Tensor[Int64]}, but got Tensor[Int32]."),
+    (lambda: ops.zeta(_tensor([2.0], np.float32), _tensor([1.0], np.float64)),
+     "For primitive[Zeta], the input type must be same."),
+    (lambda: ops.igamma(_tensor([2.0], np.float32), _tensor([1.0], np.float64)),
+     "For primitive[Igamma], the input type must be same."),
+    (lambda: ops.igammac(_tensor([2.0], np.float64), _tensor([1.0], np.float32)),
+     "For primitive[Igammac], the input type must be same."),
+    (lambda: ops.matrix_power(Tensor(np.eye(2, dtype=np.float16)), 2),
+     "For primitive[MatrixPower], the input argument[x] must be a type of {Tensor[Float32], Tensor[Float64], "
+     "Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8], Tensor[UInt8]}, but got Tensor[Float16]."),
+    (lambda: ops.matrix_power(Tensor(np.eye(2, dtype=np.bool_)), 2),
+     "For primitive[MatrixPower], the input argument[x] must be a type of {Tensor[Float32], Tensor[Float64], "
+     "Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8], Tensor[UInt8]}, but got Tensor[Bool]."),
+    (lambda: ops.cholesky_solve(Tensor(np.eye(2, dtype=np.float16)), Tensor(np.eye(2, dtype=np.float16))),
+     "For primitive[CholeskySolve], the input argument[x1] must be a type of {Tensor[Float32], Tensor[Float64]}, "
+     "but got Tensor[Float16]."),
+]
+
+
+@pytest.mark.parametrize("call, first_line", SECOND_PASS, ids=range(len(SECOND_PASS)))
+def test_second_pass_type_checks(call, first_line):
+    with pytest.raises(TypeError) as caught:
+        call()
+    assert str(caught.value).split("\n")[0] == first_line
+
+
+def test_what_those_type_checks_still_take():
+    # recorded on MindSpore 2.10 CPU: Tensor.trace sums a Bool diagonal (Bool) and an Int32 one in Int64; an Int64
+    # addcdiv truncates; linspace of a Float32 Tensor and a Python int; a Python number beside zeta's Tensor; cond
+    # in the 1-norm
+    assert MATRIX.trace().asnumpy().item() is True and str(MATRIX.trace().dtype) == "Bool"
+    assert str(_tensor([[1, 2], [3, 4]], np.int32).trace().dtype) == "Int64"
+    result = ops.addcdiv(_tensor([1, 2], np.int64), _tensor([3, 4], np.int64), _tensor([2, 2], np.int64),
+                         _tensor(1, np.int64))
+    assert str(result.dtype) == "Int64" and result.asnumpy().tolist() == [2, 4]
+    result = ops.addcdiv(_tensor([1.0, 2.0], np.float32), _tensor([3.0, 4.0], np.float32),
+                         _tensor([2.0, 2.0], np.float32), _tensor(1, np.int32))
+    assert str(result.dtype) == "Float32" and result.asnumpy().tolist() == [2.5, 4.0]
+    result = ops.linspace(_tensor(1.0, np.float32), 5, 3)
+    assert str(result.dtype) == "Float32" and result.asnumpy().tolist() == [1.0, 3.0, 5.0]
+    np.testing.assert_allclose(ops.cond(_tensor([[1.0, 2.0], [3.0, 4.0]], np.float32), 1).asnumpy(), 21.0, rtol=1e-5)
+    assert ops.leaky_relu(_tensor([-3, 2], np.int32), 0.5).asnumpy().tolist() == [0, 2]
+
+
+ZERO_D = Tensor(np.array(1.5, np.float32))
+
+
+@pytest.mark.parametrize("call, error, first_line", [
+    # 0-d inputs, recorded on MindSpore 2.10 CPU in a fresh process each (sporax raised IndexError,
+    # ZeroDivisionError or ValueError here)
+    (lambda: ops.matrix_norm(ZERO_D), ValueError, "For norm, the dim is out of range."),
+    (lambda: ops.diag_embed(ZERO_D), ValueError, "For 'diag_embed', 'dim1' must be in range of [-1, 0], but got -2."),
+    (lambda: ops.swiglu(ZERO_D), ValueError, "For primitive[Swiglu], the dim must be in [0,0), but got -1."),
+    (lambda: ops.trace(ZERO_D), RuntimeError, "For Primitive[Trace], the rank of the input must be 2, but got 0!"),
+], ids=["matrix_norm", "diag_embed", "swiglu", "trace"])
+def test_zero_d_inputs_raise_as_mindspore(call, error, first_line):
+    with pytest.raises(error) as caught:
+        call()
+    assert str(caught.value).split("\n")[0] == first_line
+
+
+@pytest.mark.parametrize("inputs, targets, first_line", [
+    # recorded on MindSpore 2.10 CPU, a fresh process each
+    (_tensor([1, 2], np.int32), _tensor([1, -1], np.int32),
+     "For 'HingeEmbeddingLoss', the dtype of the first input must be float, but got Int32."),
+    (_tensor([True, False], np.bool_), _tensor([1, -1], np.float32),
+     "For 'HingeEmbeddingLoss', the dtype of the first input must be float, but got Bool."),
+    (_tensor([1, 2], np.float32), _tensor([1, -1], np.int32),
+     "For 'HingeEmbeddingLoss', the dtype of the second input must be float, but got Int32."),
+], ids=["int32", "bool", "int32-targets"])
+def test_hinge_embedding_loss_takes_floats(inputs, targets, first_line):
+    with pytest.raises(TypeError) as caught:
+        ops.hinge_embedding_loss(inputs, targets)
+    assert str(caught.value).split("\n")[0] == first_line
+
+
+@pytest.mark.parametrize("dtype, got", [(np.int32, "Int32"), (np.bool_, "Bool")])
+def test_mint_leaky_relu_takes_floats_where_ops_scales_integers(dtype, got):
+    # recorded on MindSpore 2.10 CPU: mint.nn.functional.leaky_relu runs LeakyReLUExt (floats alone); ops.leaky_relu
+    # of Int32 [-3, 2] with 0.5 gives [0, 2]
+    x = _tensor([-3, 2], dtype)
+    with pytest.raises(TypeError) as caught:
+        mint.nn.functional.leaky_relu(x, 0.5)
+    assert str(caught.value).split("\n")[0] == ("For primitive[LeakyReLUExt], the input argument[input_x] must be a "
+                                                f"type of {{BFloat16, Float16, Float32, Float64}}, but got {got}.")
+    assert ops.leaky_relu(_tensor([-3, 2], np.int32), 0.5).asnumpy().tolist() == [0, 2]

@@ -146,7 +146,11 @@ BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY
 NO_INT64 = {"truncate_mod"}
 # The float common dtypes MindSpore 2.10's Hypot, Zeta and Xdivy take (tests/ops/test_common_dtype_refusals.py)
 FLOAT_COMMON = {"hypot": ("Float32", "Float64"), "zeta": ("Float32", "Float64"),
-                "xdivy": ("Float16", "Float32", "Float64")}
+                "xdivy": ("Float16", "Float32", "Float64"),
+                "addcdiv": ("Float16", "Float32", "Float64", "Int64")}  # (not binary: its Int32 is refused)
+# Binary entries whose two Tensors must share one dtype (MindSpore 2.10: "For primitive[Zeta], the input type must be
+# same."); a Python number beside a Tensor still lifts its kind
+ONE_DTYPE = {"heaviside", "zeta"}
 
 
 @pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=entry_id)
@@ -167,6 +171,13 @@ def test_binary_promotion(entry):
              ((Tensor(whole), Tensor(whole.astype(np.int64))), ms.float32 if floating else ms.int64)]
     if entry.name in NO_INT64:
         cases = cases[:-1]
+    if entry.name in ONE_DTYPE:
+        for operands, _ in cases:
+            if all(isinstance(operand, Tensor) for operand in operands):
+                with pytest.raises(TypeError, match=rf"For primitive\[{entry.primitive}\], the input type must be same"):
+                    entry.function(*operands)
+        cases = [(operands, expected) for operands, expected in cases
+                 if not all(isinstance(operand, Tensor) for operand in operands)]
     if entry.name in FLOAT_COMMON:  # the other common dtypes are refused
         for operands, expected in cases:
             if str(expected) not in FLOAT_COMMON[entry.name]:

@@ -133,3 +133,13 @@ def test_bit_and_bit_or_as_mindspore():
         bit_and(3.0, 5)
     assert str(caught.value).split("\n")[0] == ("For primitive[bit_and], the input argument[x_dtype] must be a type "
                                                 "of {Bool, Int32, Int64}, but got Float32.")
+
+
+def test_scalar_ops_bool_not_takes_any_value():
+    # recorded on MindSpore 2.10 CPU: ops.operations._scalar_ops.bool_not()(v) is ``not v`` (numbers, strings, None);
+    # BoolNot (ops.bool_not) takes bools alone
+    from sporax.ops.operations import _scalar_ops
+    values = (0, 2.5, True, 0.0, 3, "a", None)
+    assert [_scalar_ops.bool_not()(value) for value in values] == [True, False, False, True, False, False, True]
+    with pytest.raises(TypeError):
+        ops.bool_not(3)

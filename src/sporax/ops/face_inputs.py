@@ -54,11 +54,11 @@ def dtype_name(array):
     return str(Tensor._wrap(array).dtype)
 
 
-def accepting(names, first_line):
+def accepting(names, first_line, keep=False):
     """A reader of a Tensor argument whose MindSpore dtype is one of ``names`` (``("Float32", "Int32")``), else a
     TypeError whose first line is ``first_line`` formatted with ``got`` (the dtype's name), as MindSpore 2.10's
     check of the op's Primitive says it, then the op and argument named. Int and Bool inputs it takes become
-    Float32 (the ``TO_FLOAT`` rule)."""
+    Float32 (the ``TO_FLOAT`` rule) unless ``keep`` (an ``ANY``/``NUMBER`` entry: every dtype it takes stays)."""
 
     def read(op_name, arg_name, value):
         array = array_of(op_name, arg_name, value)
@@ -66,18 +66,36 @@ def accepting(names, first_line):
         if got not in names:
             raise TypeError(f"{first_line.format(got=got, lower=got.lower())}\nFor '{op_name}', '{arg_name}' must "
                             f"be a Tensor of {', '.join(names)}, but got {describe(value)}.")
-        return array.astype(np.float32) if array.dtype.kind in "biu" else array
+        return array.astype(np.float32) if array.dtype.kind in "biu" and not keep else array
 
     read.__doc__ = f"The array of a Tensor argument of dtype {', '.join(names)}."
     return read
 
 
-def primitive_accepting(primitive, argument, names):
-    """``accepting(names)`` with the first line of MindSpore's Primitive type check: ``For primitive[Digamma], the
-    input argument[input] must be a type of {Tensor[Float16], ...}, but got Tensor[Int32].``"""
+def primitive_accepting(primitive, argument, names, keep=False):
+    """``accepting(names, keep=keep)`` with the first line of MindSpore's Primitive type check: ``For
+    primitive[Digamma], the input argument[input] must be a type of {Tensor[Float16], ...}, but got Tensor[Int32].``"""
     allowed = ", ".join(f"Tensor[{name}]" for name in names)
     return accepting(names, f"For primitive[{primitive}], the input argument[{argument}] must be a type of "
-                            f"{{{{{allowed}}}}}, but got Tensor[{{got}}].")
+                            f"{{{{{allowed}}}}}, but got Tensor[{{got}}].", keep)
+
+
+def primitive_check(primitive, argument, names):
+    """An entry's ``primitive_check`` of its first input: ``primitive_accepting``'s TypeError for a dtype not in
+    ``names`` (the functional op and the Primitive refuse it; the Tensor method computes it)."""
+    read = primitive_accepting(primitive, argument, names, keep=True)
+
+    def check(array, *others):
+        read(primitive, argument, array)
+
+    return check
+
+
+# MindSpore 2.10's lists of every real number dtype (its Primitives' type checks that refuse Bool alone), and with
+# the complex ones
+INTS = ("Int16", "Int32", "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8")
+REAL_NUMBERS = ("Float16", "Float32", "Float64") + INTS
+NUMBERS = ("Complex128", "Complex64") + REAL_NUMBERS
 
 
 def index_input(op_name, arg_name, value):

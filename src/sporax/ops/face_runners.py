@@ -83,6 +83,12 @@ def _channels_last_operands(values, positions):
     return arrays
 
 
+def _operand(value):
+    """The array of a Tensor operand as an entry's ``value_check`` gets it (before any promotion); other values as
+    they are (a Python number)."""
+    return value._value if isinstance(value, Tensor) else value
+
+
 def _binary_runner(entry):
     """``run(input, other, *settings)`` of a BINARY entry: operands promoted inside one compiled kernel.
 
@@ -97,7 +103,7 @@ def _binary_runner(entry):
     # 10.7 us for an add of 4x4, 11 us vs 52 us for a logical_and that casts to Bool first).
     # inline=True: a traced step keeps the plain primitive (its jaxpr does not change).
     kernel = jax.jit(entry.kernel, inline=True)
-    position_wise = entry.position_wise
+    position_wise, value_check = entry.position_wise, entry.value_check
 
     if setting_names:
         kernels = {}
@@ -110,6 +116,8 @@ def _binary_runner(entry):
                 bound = kernels[settings] = (
                     jax.jit(functools.partial(entry.kernel, **named), inline=True),
                     floating and (entry.float_result is None or entry.float_result(**named)))
+            if value_check is not None:
+                value_check(_operand(input), _operand(other), **dict(zip(setting_names, settings)))
             return binary_call(op_name, bound[0], input, other, bound[1])
 
         return run_with_settings
@@ -120,6 +128,8 @@ def _binary_runner(entry):
             both = _channels_last_operands((input, other), (0, 1))
             if both is not None:
                 return channels_last.wrap(kernel(*both))
+        if value_check is not None:
+            value_check(_operand(input), _operand(other))
         return binary_call(op_name, kernel, input, other, floating)
 
     return run
@@ -223,6 +233,9 @@ def _promoted_runner(entry):
         if kernel is None:
             kernel = kernels[key] = jax.jit(functools.partial(cast_then_run, dtype=key[0], settings=key[1]),
                                             inline=entry.inline)
+        if entry.value_check is not None:  # on the operands as given, before their promotion
+            entry.value_check(*[_operand(values[position]) for position, _ in inputs],
+                              **dict(zip(setting_names, key[1])))
         if own:
             operands = [READERS[rules[name]](op_name, name, values[position]) for position, name in own] + operands
         try:

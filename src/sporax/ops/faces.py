@@ -119,6 +119,9 @@ def spelled(entry, spelling):
         message = (f"mindspore.{spelling.namespaces[0]}.{spelling.name}: a {name!r} other than None is not "
                    f"supported; {reason}.")
         refusals += f"    if {name} is not None:\n        raise NotImplementedError({message!r})\n"
+    for position, (name, reader) in enumerate(spelling.readers):  # a dtype check of the face's own
+        namespace[f"_read{position}"] = reader
+        refusals += f"    _read{position}({spelling.name!r}, {name!r}, {name})\n"
     source = f"def {spelling.name}({spelling.parameters}):\n{refusals}    return _target({call})\n"
     exec(compile(source, f"<op table: mint.{spelling.name}>", "exec"), namespace)
     function = namespace[spelling.name]

@@ -100,7 +100,10 @@ class Spelling:
     ``unused`` are face parameters MindSpore accepts and ignores (``sort``'s ``stable``: sporax's sort is
     always stable), so a forgotten parameter is an error, not a silently dropped argument. ``unsupported`` are
     ``(face parameter, reason)`` pairs of parameters sporax refuses unless left at their default (``rand``'s
-    ``generator``): the face raises NotImplementedError naming the parameter and the reason.
+    ``generator``): the face raises NotImplementedError naming the parameter and the reason. ``readers`` are
+    ``(face parameter, reader)`` pairs whose reader (``sporax.ops.face_inputs``) the face runs on the argument
+    first, for a dtype check of its own (``mint.nn.functional.leaky_relu``'s LeakyReLUExt refuses integers that
+    ``ops.leaky_relu`` takes).
     """
     name: str
     parameters: str
@@ -108,15 +111,18 @@ class Spelling:
     namespaces: tuple = ("mint",)
     unused: tuple = ()
     unsupported: tuple = ()
+    readers: tuple = ()
 
 
-def spelling(name, parameters, *, namespaces=("mint",), unused=(), unsupported=(), **arguments):
+def spelling(name, parameters, *, namespaces=("mint",), unused=(), unsupported=(), readers=(), **arguments):
     """A ``Spelling`` row: ``spelling("amax", "input, dim=(), keepdim=False", axis="dim", keep_dims="keepdim")``;
-    ``unsupported`` maps face parameters sporax refuses (unless at their default) to the reason."""
+    ``unsupported`` maps face parameters sporax refuses (unless at their default) to the reason, ``readers`` face
+    parameters to the reader that checks them first."""
     namespaces = (namespaces,) if isinstance(namespaces, str) else tuple(namespaces)
     unused = (unused,) if isinstance(unused, str) else tuple(unused)
     unsupported = tuple(dict(unsupported).items())
-    return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused, unsupported)
+    return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused, unsupported,
+                    tuple(dict(readers).items()))
 
 
 # How a generated Primitive stores an attribute given as another type (an entry's ``attribute_forms``), as

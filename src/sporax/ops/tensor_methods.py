@@ -178,7 +178,8 @@ def remainder(input, other=None, *, divisor=None):  # ``input``: the op's own me
 
 def trace(input):
     """``x.trace()``: ``ops.trace``, except that integer diagonals are summed in Int64 (MindSpore 2.10's method;
-    ``ops.trace`` keeps the input's integer dtype).
+    ``ops.trace`` keeps the input's integer dtype); a Bool diagonal gives a Bool (Trace's type check, which refuses
+    it in ``ops.trace``, is the functional face's alone).
 
     Example:
         >>> import numpy as np
@@ -188,7 +189,7 @@ def trace(input):
     """
     if input._value.dtype.kind in "iu":
         return functional.trace(_cast(input, mstype.int64))
-    return functional.trace(input)
+    return functional.trace.entry.method_face(input)
 
 
 def div(self, other, *, rounding_mode=None):

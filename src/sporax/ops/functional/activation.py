@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype, random_state
-from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
+from sporax.ops.face_inputs import accepting, float_input  # noqa: F401 (loss.py imports float_input from here)
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.functional.kernel_rounding import exact_divide, float16_softmax
@@ -136,7 +136,13 @@ def relu6(x):
     return relu6_array(x)
 
 
-@op(mint=spelling("leaky_relu", "input, negative_slope=0.01", alpha="negative_slope", namespaces="mint.nn.functional"),
+# mint's LeakyReLUExt (MindSpore 2.10) takes floats alone, where ops.leaky_relu scales integers too
+_LEAKY_RELU_EXT = accepting(("BFloat16", "Float16", "Float32", "Float64"), "For primitive[LeakyReLUExt], the input "
+                            "argument[input_x] must be a type of {{BFloat16, Float16, Float32, Float64}}, but got {got}.")
+
+
+@op(mint=spelling("leaky_relu", "input, negative_slope=0.01", alpha="negative_slope", namespaces="mint.nn.functional",
+                  readers={"input": _LEAKY_RELU_EXT}),
     dtypes=ANY, cells=(CellSpec("LeakyReLU", (("alpha", 0.2),), check=_number_setting("LeakyReLU", "alpha")),),
     position_wise=True, samples=with_settings(unary(avoid=0.0), {"alpha": 0.05}),
     reference=lambda input, alpha=0.2: np.where(input > 0, input, input * alpha))
@@ -501,6 +507,9 @@ def _swiglu_reference(input, dim=-1):
 @op(primitive="Swiglu", samples=unary(shapes=((3, 4), (2, 6))), reference=_swiglu_reference)
 def swiglu(input, dim=-1):
     """``silu(a) * b`` where ``a`` and ``b`` are the two halves of ``input`` along ``dim``."""
+    if input.ndim == 0:  # MindSpore 2.10's ValueError
+        raise ValueError(f"For primitive[Swiglu], the dim must be in [0,0), but got {dim}.\nFor 'swiglu', 'input' "
+                         "must have a dimension to halve, but got a 0-d Tensor.")
     dim = axis_index("swiglu", "dim", dim, input.ndim)
     if input.shape[dim] % 2:
         raise ValueError(f"For 'swiglu', the size of dimension {dim} must be even, but got {input.shape[dim]}.")

@@ -154,6 +154,19 @@ def accepting_common_dtype(primitive, argument, names, unlisted=()):
     return check
 
 
+def one_dtype(primitive, op_name):
+    """MindSpore 2.10's check that ``primitive``'s two Tensor operands share one dtype (a Python number beside a
+    Tensor passes): ``For primitive[Zeta], the input type must be same.``"""
+
+    def check(x, y):
+        if hasattr(x, "dtype") and hasattr(y, "dtype") and x.dtype != y.dtype:
+            raise TypeError(f"For primitive[{primitive}], the input type must be same.\nFor '{op_name}', the two "
+                            f"Tensors must have one dtype, but got {from_numpy_dtype(x.dtype)} and "
+                            f"{from_numpy_dtype(y.dtype)}; cast one of them, e.g. y.astype(x.dtype).")
+
+    return check
+
+
 # The dtypes of MindSpore 2.10's Fmax/Fmin and TruncateMod type checks (on the operands' common dtype).
 _check_fmax = accepting_common_dtype("Fmax", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
 _check_fmin = accepting_common_dtype("Fmin", "x1", ("Float16", "Float32", "Float64", "Int32", "Int64"))
@@ -466,8 +479,23 @@ def xdivy(x, y):
     return jnp.where(x == 0, jnp.zeros_like(quotient), quotient)
 
 
-@op(inputs=("input", "values"), dtypes=BINARY, primitive="Heaviside", method="heaviside",
-    samples=binary(integral=True, scalar=0.5), reference=np.heaviside, grad_check=False)
+# MindSpore 2.10's Heaviside: two Tensors of one dtype, a number dtype but BFloat16 (Bool: its TypeError)
+_HEAVISIDE_DTYPES = ("Float16", "Float32", "Float64", "Int16", "Int32", "Int64", "Int8", "UInt16", "UInt32", "UInt64",
+                     "UInt8")
+_heaviside_one_dtype = one_dtype("Heaviside", "heaviside")
+
+
+def _check_heaviside(input, values):  # on the operands as given (a value_check: before their promotion)
+    _heaviside_one_dtype(input, values)
+    got = str(from_numpy_dtype(np.dtype(jnp.result_type(input, values))))
+    if got not in _HEAVISIDE_DTYPES:
+        allowed = ", ".join(sorted(_HEAVISIDE_DTYPES + tuple(f"Tensor[{name}]" for name in _HEAVISIDE_DTYPES)))
+        raise TypeError(f"For primitive[Heaviside], the input argument[values] must be a type of {{{allowed}}}, but "
+                        f"got Tensor[{got}].")
+
+
+@op(inputs=("input", "values"), dtypes=BINARY, primitive="Heaviside", method="heaviside", value_check=_check_heaviside,
+    samples=without(("bfloat16",), binary(integral=True, scalar=0.5)), reference=np.heaviside, grad_check=False)
 def heaviside(input, values):
     """Return the Heaviside step of ``input``: 0 below zero, 1 above, ``values`` at zero.
 
@@ -516,17 +544,29 @@ def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
 
 
+_ADDCDIV_DTYPES = ("Float16", "Float32", "Float64", "Int64")
+
+
+def _check_addcdiv(*operands):
+    # MindSpore 2.10's Addcdiv takes Float16/32/64 and Int64 Tensors (a Tensor ``value`` may be Int32); its Tensor
+    # method and mint.addcdiv (AddcdivExt) have no CPU kernel there, and refuse too here
+    for argument, operand in zip(("input", "tensor1", "tensor2"), operands):
+        got = str(from_numpy_dtype(operand.dtype)) if hasattr(operand, "dtype") else None
+        if got is not None and got not in _ADDCDIV_DTYPES:
+            allowed = ", ".join(f"Tensor[{name}]" for name in _ADDCDIV_DTYPES)
+            raise TypeError(f"For primitive[Addcdiv], the input argument[{argument}] must be a type of {{{allowed}}}, "
+                            f"but got Tensor[{got}].")
+
+
 @op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcdiv",
-    method="addcdiv", mint="addcdiv",
-    samples=mixed_operands((-4.0, 4.0), (-2.0, 2.0), (0.5, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
+    method="addcdiv", mint="addcdiv", value_check=_check_addcdiv,
+    samples=without(("bfloat16",), mixed_operands((-4.0, 4.0), (-2.0, 2.0), (0.5, 2.0), (-2.0, 2.0), rows=_WITH_VALUE)),
     reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 / tensor2)
 def addcdiv(input, tensor1, tensor2, value=1):
     """Return ``input + value * tensor1 / tensor2``: integers keep their dtype, ``value * tensor1`` divided by
-    ``tensor2`` truncating toward zero (MindSpore's Addcdiv on Int64); Bool operands give Float32."""
+    ``tensor2`` truncating toward zero (MindSpore's Addcdiv on Int64). Tensors of Float16/32/64 or Int64 (Int32, Bool: its TypeError)."""
     dtype = jnp.result_type(input, tensor1, tensor2, value)
-    if dtype == np.bool_:
-        input, tensor1, tensor2 = (jnp.asarray(operand, np.float32) for operand in (input, tensor1, tensor2))
-    elif dtype.kind in "iu":
+    if dtype.kind in "iu":
         input, tensor1, tensor2, value = (jnp.asarray(operand, dtype) for operand in (input, tensor1, tensor2, value))
         return input + jax.lax.div(*jnp.broadcast_arrays(value * tensor1, tensor2))
     return input + value * (tensor1 / tensor2)

@@ -24,9 +24,9 @@ from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dt
 from sporax.ops.functional.array_joining import _promoted, _tensor_split
 from sporax.ops.functional.runtime_checks import refuse_when_known
 from sporax.ops.functional.scatter_products import segment_product
-from sporax.ops.face_inputs import concrete
+from sporax.ops.face_inputs import REAL_NUMBERS, accepting, concrete, primitive_accepting
 from sporax.ops.op_table import ANY, Sample, op
-from sporax.ops.samples import operands, sequences, shaped, values
+from sporax.ops.samples import operands, sequences, shaped, values, without
 
 
 def _tensor_or_tensors(op_name, arg_name, value):
@@ -166,8 +166,11 @@ def _numpy_channel_shuffle(x, groups):
     return np.swapaxes(x.reshape((n, groups, channels // groups) + x.shape[2:]), 1, 2).reshape(x.shape)
 
 
+# MindSpore 2.10's ChannelShuffle refuses Bool and BFloat16
 @op(inputs="x", dtypes=ANY, inline=True,
-    samples=shaped(((2, 6, 3), {"groups": 3}), ((1, 4, 2, 2), {"groups": 2})), reference=_numpy_channel_shuffle)
+    input_dtypes={"x": primitive_accepting("ChannelShuffle", "x", REAL_NUMBERS, keep=True)},
+    samples=without(("bfloat16",), shaped(((2, 6, 3), {"groups": 3}), ((1, 4, 2, 2), {"groups": 2}))),
+    reference=_numpy_channel_shuffle)
 def channel_shuffle(x, groups):
     """Shuffle the channels (axis 1) of ``x`` across ``groups``."""
     groups = static_int("channel_shuffle", "groups", groups)
@@ -308,12 +311,21 @@ def _numpy_diag_embed(input, offset=0, dim1=-2, dim2=-1):
     return np.moveaxis(square, (-2, -1), (dim1 % (input.ndim + 1), dim2 % (input.ndim + 1)))
 
 
-@op(dtypes=ANY, inline=True,
-    samples=shaped(((2, 3), {}), ((3,), {"offset": 1}), ((2, 3), {"offset": -1, "dim1": 0, "dim2": 2})),
+# MindSpore 2.10's diag_embed checks its input's dtype in Python (Bool and BFloat16 refused)
+_DIAG_EMBED_INPUT = accepting(REAL_NUMBERS, "For 'diag_embed', the dtype of 'input' must be int8, int16, int32, int64, "
+                              "uint8, uint16, uint32, uint64, float16, float32 or float64, but got '{got}'.", keep=True)
+
+
+@op(dtypes=ANY, inline=True, input_dtypes={"input": _DIAG_EMBED_INPUT},
+    samples=without(("bfloat16",), shaped(((2, 3), {}), ((3,), {"offset": 1}),
+                                          ((2, 3), {"offset": -1, "dim1": 0, "dim2": 2}))),
     reference=_numpy_diag_embed)
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Matrices with the last axis of ``input`` on their ``offset``-th diagonal (axes dim1, dim2)."""
     offset = static_int("diag_embed", "offset", offset)
+    if input.ndim == 0:  # MindSpore 2.10's ValueError (its output has one more dimension than ``input``)
+        raise ValueError(f"For 'diag_embed', 'dim1' must be in range of [-1, 0], but got {dim1}.\nFor 'diag_embed', "
+                         "'input' must have a last dimension to put on the diagonal, but got a 0-d Tensor.")
     length = input.shape[-1]
     size = length + abs(offset)
     rows = np.arange(length) + max(-offset, 0)

@@ -25,6 +25,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.functional.arithmetic import one_dtype
 from sporax.ops.op_table import FLOAT, Sample, function_op, op
 from sporax.ops.samples import unary, values as _sample_values
 
@@ -197,11 +198,13 @@ i0 = _unary("i0", _i0, "Modified Bessel function of the first kind of order 0 (a
 
 
 def _incomplete_gamma(name, function, reference, primitive, doc):
-    """Declare ``name``: ``function(a, x)`` of two Float32/Float64 Tensors (broadcast, in their common dtype)."""
+    """Declare ``name``: ``function(a, x)`` of two Float32/Float64 Tensors of one dtype (broadcast; Float32 beside
+    Float64 is MindSpore 2.10's TypeError)."""
+    same = one_dtype(primitive, name)
 
     def kernel(input, other):
-        dtype = jnp.promote_types(input.dtype, other.dtype)
-        return function(input.astype(dtype), other.astype(dtype))
+        same(input, other)
+        return function(input, other)
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = doc

@@ -12,6 +12,7 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.ops.face_inputs import NUMBERS, primitive_accepting
 from sporax.ops.op_table import ANY, COMPLEX, Sample, function_op, op
 from sporax.ops.samples import shaped, unary, values
 
@@ -46,8 +47,10 @@ def _complex_part(name, function, primitive, summary, example_result, **options)
                        reference=getattr(np, name), **options)
 
 
+# MindSpore 2.10's Conj takes every number dtype (Bool: its TypeError, on every face)
 conj = _complex_part("conj", jnp.conj, "Conj", "The element-wise complex conjugate (real tensors come back unchanged).",
-                     "[(1-2j)]")
+                     "[(1-2j)]", input_dtypes={"input": primitive_accepting("Conj", "input", ("BFloat16",) + NUMBERS,
+                                                                            keep=True)})
 imag = _complex_part("imag", jnp.imag, "Imag", "The imaginary part (zeros for a real tensor).", "[2.0]",
                      mint="imag", grad_check=False)
 real = _complex_part("real", jnp.real, "Real", "The real part of a Tensor (a real Tensor is returned as it is).",

@@ -33,8 +33,8 @@ from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional._args import (
     _concrete, check_output_size, numpy_dtype, output_shape, static_int,
 )
-from sporax.ops.op_table import ANY, CREATION, TO_FLOAT, Sample, op, spelling
-from sporax.ops.samples import shaped, values
+from sporax.ops.op_table import ANY, CREATION, FLOAT, TO_FLOAT, Sample, op, spelling
+from sporax.ops.samples import shaped, values, without
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -258,10 +258,23 @@ def _linspace_samples(dtype):
             Sample((-1.0, 1.0), {"steps": 4}), Sample((2.0, values((), dtype, seed=3)), {"steps": 1})]
 
 
-# ``start``/``end`` may be Tensors (their float dtype is the output's; computed inside a compiled function they are
-# inputs there) or Python numbers (Float32): a ``TO_FLOAT`` entry of two ``scalars`` inputs, run as it is.
-@op(inputs=("start", "end"), scalars=("start", "end"), dtypes=TO_FLOAT, primitive="LinSpace", eager=True,
-    grad_check=False, samples=_linspace_samples,
+def _check_linspace(start, end, steps):
+    # MindSpore 2.10's LinSpace: ``start`` and ``end`` of one dtype (a Python number is Float32), Float32 or Float64
+    dtypes = [str(mstype.from_numpy_dtype(bound.dtype)) if hasattr(bound, "dtype") else "Float32" for bound in (start, end)]
+    if dtypes[0] != dtypes[1]:
+        raise TypeError(f"For primitive[LinSpace], the input type must be same.\nFor 'linspace', 'start' and 'end' "
+                        f"must have one dtype (a Python number is Float32), but got {dtypes[0]} and {dtypes[1]}.")
+    if dtypes[0] not in ("Float32", "Float64"):
+        raise TypeError(f"For primitive[LinSpace], the input argument[start type] must be a type of {{Tensor[Float32], "
+                        f"Tensor[Float64]}}, but got Tensor[{dtypes[0]}].\nFor 'linspace', 'start' and 'end' must be "
+                        f"Float32 or Float64 Tensors or Python numbers.")
+
+
+# ``start``/``end`` may be Tensors (their dtype, Float32 or Float64, is the output's; computed inside a compiled
+# function they are inputs there) or Python numbers (Float32): two ``scalars`` inputs, run as they are.
+@op(inputs=("start", "end"), scalars=("start", "end"), dtypes=FLOAT, primitive="LinSpace", eager=True,
+    input_dtypes={"start": ANY, "end": ANY}, value_check=_check_linspace,
+    grad_check=False, samples=without(("float16", "bfloat16"), _linspace_samples),
     reference=lambda start, end, steps: np.linspace(start, end, steps))
 def linspace(start, end, steps):
     """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` inclusive."""

@@ -18,8 +18,9 @@ import numpy as np
 from sporax.ops.functional.matrix_functions import (
     in_single_precision, lapack_samples, matrices, square_matrices, uniform)
 from sporax.ops.functional.runtime_checks import check_positive_definite
-from sporax.ops.op_table import INEXACT, TO_FLOAT, Sample, op
-from sporax.ops.samples import with_settings
+from sporax.ops.op_table import FLOAT, INEXACT, Sample, op
+from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.samples import with_settings, without
 
 
 def _square(op_name, arg_name, array):
@@ -119,7 +120,10 @@ def cholesky_inverse(input_x, upper=False):
     return jax.scipy.linalg.cho_solve((_from_factor(factor, upper), True), identity)
 
 
+# MindSpore 2.10's CholeskySolve: Float32/Float64 (Float16: its TypeError)
 @op(inputs=("input", "input2"), dtypes=INEXACT, method="cholesky_solve",
+    input_dtypes={"input": primitive_accepting("CholeskySolve", "x1", ("Float32", "Float64")),
+                  "input2": primitive_accepting("CholeskySolve", "x2", ("Float32", "Float64"))},
     samples=with_settings(_factors((3, 3), (2, 2, 2), rhs=2), {"upper": True}),
     reference=lambda input, input2, upper=False: np.linalg.solve(_numpy_from_factor(input2, upper), input))
 def cholesky_solve(input, input2, upper=False):
@@ -177,7 +181,11 @@ def _numpy_cond(A, p=None):
 
 # No finite-difference check: the singular-value norms answer Float32 (MindSpore's rule), too coarse for the
 # differences of the Float64 samples.
-@op(inputs="A", dtypes=TO_FLOAT, samples=with_settings(square_matrices((3, 3), (2, 2, 2)), {"p": 1}, {"p": "fro"}),
+# MindSpore 2.10's cond inverts ``A`` (MatrixInverse): Float32, Float64 or complex (Int, Bool, Float16: its TypeError)
+@op(inputs="A", dtypes=FLOAT,
+    input_dtypes={"A": primitive_accepting("MatrixInverse", "x", ("Complex128", "Complex64", "Float32", "Float64"))},
+    samples=without(("float16", "bfloat16"),
+                    with_settings(square_matrices((3, 3), (2, 2, 2)), {"p": 1}, {"p": "fro"})),
     reference=_numpy_cond, grad_check=False)
 def cond(A, p=None):
     """The condition number of ``A`` in the ``p`` norm (None or 2: the ratio of singular values;

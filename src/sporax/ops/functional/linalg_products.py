@@ -21,7 +21,7 @@ import numpy as np
 from sporax.ops._dispatch import wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.face_inputs import accepting, primitive_accepting
 from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, Sample, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype, sequences, with_settings, without
@@ -115,8 +115,19 @@ def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
     return baddbmm(input, batch1, batch2, beta, alpha)
 
 
+# MindSpore 2.10's Addmv/Addr check the added input's dtype in Python (Bool, BFloat16, Int8, UInt: its TypeError)
+_SCALED_DTYPES = ("Float16", "Float32", "Float64", "Int16", "Int32", "Int64")
+
+
+def _scaled_input(primitive, argument):
+    allowed = ", ".join(f"mindspore.{name.lower()}" for name in _SCALED_DTYPES)
+    return accepting(_SCALED_DTYPES, f"For '{primitive}', the '{argument}' should be one of [{allowed}], but got "
+                                     "'mindspore.{lower}'.", keep=True)
+
+
 @op(inputs=("input", "mat", "vec"), dtypes=ANY, method="addmv", mint="addmv",
-    samples=with_settings(operands(((2,), (2, 3), (3,)), ((), (4, 2), (2,))), _SCALED),
+    input_dtypes={"input": _scaled_input("Addmv", "input")},
+    samples=without(("bfloat16",), with_settings(operands(((2,), (2, 3), (3,)), ((), (4, 2), (2,))), _SCALED)),
     reference=_numpy_scaled(np.matmul))
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat @ vec)``.
@@ -132,8 +143,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
     return _scaled_sum("addmv", input, jnp.matmul(*_promoted(m, v)), beta, alpha)
 
 
-@op(inputs=("x", "vec1", "vec2"), dtypes=ANY, method="addr",
-    samples=with_settings(operands(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), _SCALED),
+@op(inputs=("x", "vec1", "vec2"), dtypes=ANY, method="addr", input_dtypes={"x": _scaled_input("Addr", "x")},
+    samples=without(("bfloat16",), with_settings(operands(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), _SCALED)),
     reference=_numpy_scaled(np.outer))
 def addr(x, vec1, vec2, *, beta=1, alpha=1):
     """``beta * x + alpha * outer(vec1, vec2)``.

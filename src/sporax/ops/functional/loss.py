@@ -24,7 +24,9 @@ from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
 from sporax.ops.functional.reduce import divide_exactly
-from sporax.ops.op_table import ANY, INDEX, TO_FLOAT, Sample, op, spelling
+from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.functional.arithmetic import one_dtype
+from sporax.ops.op_table import ANY, FLOAT, INDEX, TO_FLOAT, Sample, op, spelling
 
 
 def _reduce(loss, reduction, weight_sum=None):
@@ -178,7 +180,13 @@ def _regression(op_name, input, target, reduction, names=("input", "target")):
     return _promoted(op_name, input, target, *names)
 
 
-@op(inputs=("logits", "labels"), dtypes=TO_FLOAT, primitive="KLDivLoss", primitive_attrs=("reduction",),
+# MindSpore 2.10's KLDivLoss: float logits (Int, Bool: its TypeError) and labels of their dtype
+_kl_div_one_dtype = one_dtype("KLDivLoss", "kl_div")
+
+
+@op(inputs=("logits", "labels"), dtypes=FLOAT, primitive="KLDivLoss", primitive_attrs=("reduction",),
+    input_dtypes={"logits": primitive_accepting("KLDivLoss", "x", ("Float16", "Float32", "Float64")), "labels": ANY},
+    value_check=lambda logits, labels, reduction="mean": _kl_div_one_dtype(logits, labels),
     samples=references.pair_samples(-3.0, -0.1, target=(0.1, 1.0),
                                     settings=({"reduction": "batchmean"}, {"reduction": "none"})),
     reference=references.kl_div, grad_check=False)  # labels take no gradient (MindSpore's bprop): see tests/ops

@@ -18,7 +18,8 @@ from sporax.core import dtype as mstype
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_reduction
 from sporax.ops.functional.loss import _reduce, _regression
-from sporax.ops.op_table import ANY, TO_FLOAT, op
+from sporax.ops.face_inputs import accepting
+from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, op
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, primitive="SoftMarginLoss", primitive_attrs=("reduction",),
@@ -55,8 +56,14 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     return _reduce(loss.astype(a.dtype), reduction)
 
 
-@op(inputs=("inputs", "targets"), dtypes=TO_FLOAT, samples=references.pair_samples(target=(-1.0, 1.0), signs=True),
-    reference=references.hinge_embedding_loss)
+# MindSpore 2.10 checks both inputs' dtypes in Python (Int, Bool: its TypeError)
+_HINGE_INPUTS = {name: accepting(("BFloat16", "Float16", "Float32", "Float64"), "For 'HingeEmbeddingLoss', the dtype of "
+                                 f"the {place} input must be float, but got {{got}}.")
+                 for name, place in (("inputs", "first"), ("targets", "second"))}
+
+
+@op(inputs=("inputs", "targets"), dtypes=FLOAT, samples=references.pair_samples(target=(-1.0, 1.0), signs=True),
+    input_dtypes=_HINGE_INPUTS, reference=references.hinge_embedding_loss)
 def hinge_embedding_loss(inputs, targets, margin=1.0, reduction="mean"):
     """``x`` where target is 1, ``max(0, margin - x)`` where it is -1."""
     x, y = _regression("hinge_embedding_loss", inputs, targets, reduction, ("inputs", "targets"))

@@ -18,7 +18,8 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, inexact_array_of, wrap
 from sporax.ops.op_table import INEXACT, NUMBER, Sample, op
-from sporax.ops.samples import with_settings
+from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.samples import with_settings, without
 
 
 _HALF = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
@@ -208,7 +209,11 @@ def _power_samples(dtype):
     return [Sample(sample.arrays, {"n": n}) for sample, n in zip(samples + samples[:1], (3, -2, 0))]
 
 
-@op(dtypes=NUMBER, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
+# MindSpore 2.10's MatrixPower: Float32/64 and Int8..Int64, UInt8 (Float16, BFloat16, Bool: its TypeError)
+@op(dtypes=NUMBER, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power",
+    samples=without(("float16", "bfloat16"), _power_samples),
+    input_dtypes={"input": primitive_accepting("MatrixPower", "x", ("Float32", "Float64", "Int16", "Int32", "Int64",
+                                                                   "Int8", "UInt8"), keep=True)},
     reference=lambda input, n: np.linalg.matrix_power(input, n))
 def matrix_power(input, n):
     """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse; integer matrices keep their

@@ -123,6 +123,9 @@ def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
         1.0
     """
     array = _in_dtype(A, dtype)
+    if array.ndim == 0:  # MindSpore 2.10's ValueError
+        raise ValueError("For norm, the dim is out of range.\nFor 'matrix_norm', 'A' must have the two dimensions "
+                         f"{tuple(axis)}, but got a 0-d Tensor.")
     axes = tuple(int(a) % array.ndim for a in axis)
     return _matrix_norm("matrix_norm", array, ord, axes, keepdims)
 

@@ -171,6 +171,11 @@ bit_and = _bits("bit_and", operator.and_,
                 "``x & y`` of two Python ints or bools, as a 0-d Tensor (``bit_and(3, 5)`` is 1).")
 bit_or = _bits("bit_or", operator.or_,
                "``x | y`` of two Python ints or bools, as a 0-d Tensor (``bit_or(3, 5)`` is 7).")
+# MindSpore 2.10's ``ops.operations._scalar_ops.bool_not`` takes any Python value (``bool_not()(0)`` is True), where
+# ``BoolNot`` (``ops.bool_not``) takes bools alone
+truth_not = function_op("truth_not", operator.not_, "``not x`` of any Python value (``_scalar_ops.bool_not()(0)`` is "
+                        "True, of ``2.5`` False).", module=__name__, inputs="x", dtypes=SCALAR, primitive="bool_not",
+                        samples=python_calls((0,), (2.5,), (True,), ("",)), grad_check=False, reference=operator.not_)
 
 
 # --- tuples, lists, dicts, slices, strings ------------------------------------------------------

@@ -16,6 +16,7 @@ import numpy as np
 from sporax.core.dtype import from_numpy_dtype
 from sporax.ops.functional.nan_orders import sorted_positions, stable_sort_order
 from sporax.ops.functional.reduce import _single_axis
+from sporax.ops.face_inputs import REAL_NUMBERS, primitive_accepting
 from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import unary, values as _sample_values, with_settings, without
 
@@ -234,6 +235,8 @@ def _mindspore_tie_order(key, k, ordered):
 
 @op(mint=spelling("topk", "input, k, dim=-1, largest=True, sorted=True"),
     dtypes=ANY, grad_check=False, reference=_numpy_topk,
+    # MindSpore 2.10's TopK (and mint's TopkExt) refuse Bool
+    input_dtypes={"input": primitive_accepting("TopK", "input_x", ("BFloat16",) + REAL_NUMBERS, keep=True)},
     samples=with_settings(unary(shapes=((3, 4), (7,)), k=2), {"k": 3, "dim": 0}, {"k": 1, "largest": False},
                           {"k": 4, "sorted": False}))
 def topk(input, k, dim=None, largest=True, sorted=True):

@@ -23,7 +23,7 @@ from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
 from sporax.core.sparse_csr import _csr_to_dense as csr_values_to_dense
 from sporax.core.tensor import Tensor
 from sporax.ops import op_table, samples
-from sporax.ops.face_inputs import concrete
+from sporax.ops.face_inputs import concrete, primitive_accepting
 from sporax.ops.functional import sparse_components
 from sporax.ops.faces import make_function
 from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of, positions, record_of
@@ -268,7 +268,9 @@ def _coalesce_reference(x_indices, x_values, x_shape):
             np.asarray(x_shape))
 
 
-@op_table.op(inputs=("x_indices", "x_values", "x_shape"), indices=("x_indices", "x_shape"), dtypes=op_table.ANY,
+# MindSpore 2.10's Coalesce takes Float16/32/64 values (Int, Bool: its TypeError)
+@op_table.op(inputs=("x_indices", "x_values", "x_shape"), indices=("x_indices", "x_shape"), dtypes=op_table.FLOAT,
+             input_dtypes={"x_values": primitive_accepting("Coalesce", "x_values", ("Float16", "Float32", "Float64"))},
              eager=True, grad_check=False, samples=_coalesce_samples, reference=_coalesce_reference)
 def coalesce(x_indices, x_values, x_shape):
     """Merge the duplicate indices of a COO tensor: ``(indices, values, shape)`` with indices sorted and

@@ -22,7 +22,7 @@ from sporax.ops.functional.linalg import _promoted, operands
 from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, INEXACT, TO_FLOAT, Sample, function_op, op
 from sporax.ops.face_inputs import primitive_accepting
 from sporax.ops.samples import binary, unary, values as _sample_values, with_settings, without
-from sporax.ops.functional.arithmetic import accepting_common_dtype, pow as power
+from sporax.ops.functional.arithmetic import accepting_common_dtype, one_dtype, pow as power
 
 # Int32 operands (zeros and negatives among them) for the integer-only ops.
 INTEGER_PAIRS = binary(-12.0, 12.0, scalar=4, integer=True)
@@ -181,9 +181,10 @@ def _numpy_population_count(input_x):
 
 # MindSpore 2.10's Zeta takes a Float32/Float64 common dtype alone (Int, Bool, Float16: its TypeError)
 _check_zeta = accepting_common_dtype("Zeta", "q", ("Float32", "Float64"))
+_zeta_one_dtype = one_dtype("Zeta", "zeta")  # Float32 beside Float64: its TypeError
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Zeta",
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Zeta", value_check=_zeta_one_dtype,
     samples=without(("float16", "bfloat16"), binary(1.5, 4.0, other=(0.5, 3.0), scalar=2.5)), reference=_numpy_zeta,
     grad_check=False)  # JAX differentiates zeta in ``input`` only (tests/ops: the gradient in input)
 def zeta(input, other):

@@ -273,3 +273,12 @@ def test_graph_seed_and_loss_scale_grad_scale(hook, monkeypatch):
     np.testing.assert_array_equal(accumulated.asnumpy(), [0.0, 0.0])
     halved = _grad_scale(scale, Tensor(np.array([1.0, 2.0], np.float16)))
     assert halved.dtype == ms.float16 and halved.asnumpy().tolist() == [0.25, 0.5]
+
+
+def test_paths_mindspore_st_tests_import(hook):
+    """MindSpore's own st tests import these (train/test_data_sink, train/test_callback); both exist in 2.10."""
+    from mindspore.train.data_sink import data_sink
+    from mindspore.train.callback import _CallbackManager
+
+    assert data_sink is sporax.data_sink
+    assert _CallbackManager is sporax.train.callback.CallbackList

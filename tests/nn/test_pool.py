@@ -79,3 +79,27 @@ def test_max_pool_return_indices_matches_mindspore():
 def test_gradients_match_finite_differences(layer):
     x = np.random.default_rng(6).standard_normal((1, 2, 5, 6))
     check_gradient(layer, x)
+
+
+def test_avg_pool_rounds_up_in_valid_and_same_modes():
+    """AvgPool ceil_mode with pad_mode 'valid'/'same' (MindSpore runs them through AvgPool3D; MaxPool refuses).
+    Values recorded from MindSpore 2.10 on x = arange(50).reshape(1, 1, 5, 10), kernel 3, stride 2: the 'valid'
+    overhang is not counted; 'same' counts its padding unless count_include_pad is False."""
+    x = Tensor(np.arange(50, dtype=np.float32).reshape(1, 1, 5, 10))
+    out = nn.AvgPool2d(3, 2, ceil_mode=True)(x).asnumpy()
+    assert out.shape == (1, 1, 2, 5)
+    np.testing.assert_allclose(out.ravel()[:8], [11.0, 13.0, 15.0, 17.0, 18.5, 31.0, 33.0, 35.0])
+    out = nn.AvgPool2d(3, 2, pad_mode="same", ceil_mode=True)(x).asnumpy()
+    assert out.shape == (1, 1, 3, 5)
+    np.testing.assert_allclose(out.ravel()[:8], [4.0, 16 / 3, 20 / 3, 8.0, 6.0, 21.0, 23.0, 25.0], rtol=1e-6)
+    line = Tensor(np.arange(10, dtype=np.float32).reshape(1, 1, 10))
+    np.testing.assert_allclose(nn.AvgPool1d(3, 2, ceil_mode=True)(line).asnumpy().ravel(),
+                               [1.0, 3.0, 5.0, 7.0, 8.5])
+    np.testing.assert_allclose(nn.AvgPool1d(3, 2, pad_mode="same", ceil_mode=True)(line).asnumpy().ravel(),
+                               [1.0, 3.0, 5.0, 7.0, 17 / 3], rtol=1e-6)
+    np.testing.assert_allclose(nn.AvgPool1d(3, 2, pad_mode="same", count_include_pad=False)(line).asnumpy().ravel(),
+                               [1.0, 3.0, 5.0, 7.0, 8.5])
+    with pytest.raises(ValueError, match="'padding'"):
+        nn.AvgPool2d(3, 2, padding=1)
+    with pytest.raises(ValueError, match="ceil_mode"):
+        nn.MaxPool2d(3, 2, ceil_mode=True)

@@ -361,6 +361,20 @@ def test_in_place_methods_rebind_the_slot():
         Tensor(np.ones(3, np.float32)).add_(Tensor(np.ones((2, 3), np.float32)))
 
 
+def test_new_ones_and_zeros_take_dtype_second():
+    """MindSpore's signature new_ones(size, dtype=None) (st pyboost/test_pyboost_ops_ones): recorded on 2.10,
+    x.new_ones((2, 3), ms.float32) and x.new_zeros(2, ms.float32) give Float32, and a third positional argument
+    is a TypeError."""
+    x = Tensor(np.array([1], np.int32))
+    ones = x.new_ones((2, 3), ms.float32)
+    assert ones.dtype == ms.float32 and ones.asnumpy().tolist() == [[1.0] * 3] * 2
+    zeros = x.new_zeros(2, ms.float32)
+    assert zeros.dtype == ms.float32 and zeros.shape == (2,)
+    assert x.new_ones([2, 3], ms.float16).dtype == ms.float16 and x.new_ones((2, 3)).dtype == ms.int32
+    with pytest.raises(TypeError, match="takes 'size' and 'dtype'"):
+        x.new_ones((2,), ms.float32, 3)
+
+
 def test_small_extra_methods():
     x = Tensor(A)
     assert x.new_zeros((2, 2)).asnumpy().tolist() == [[0, 0], [0, 0]] and x.new_ones(3).dtype is ms.float32

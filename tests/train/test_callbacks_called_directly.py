@@ -117,3 +117,57 @@ def test_handle_loss_matches_mindspore():
     assert _handle_loss(None) is None and _handle_loss("abc") == "abc"
     with pytest.raises(IndexError):
         _handle_loss(())
+
+
+def test_callback_manager_drives_early_stopping():
+    """MindSpore's st tests drive callbacks through ``mindspore.train.callback._CallbackManager``; recorded on
+    MindSpore 2.10: None holds no callback, a non-Callback raises TypeError, and EarlyStopping(baseline=0.55,
+    patience=2) over accuracies 0.6, 0.3, 0.5, 0.5 stops at epoch 3."""
+    import pytest
+    from sporax.train import EarlyStopping
+    from sporax.train.callback import _CallbackManager
+    assert _CallbackManager(None).callbacks == []
+    with pytest.raises(TypeError, match="not a Callback or a list of Callback"):
+        _CallbackManager(3)
+    with pytest.raises(TypeError, match="must be Callback"):
+        _CallbackManager([3])
+    params = _InternalCallbackParam()
+    run_context = RunContext(params)
+    with _CallbackManager([EarlyStopping(monitor="accuracy", patience=2, baseline=0.55)]) as callbacks:
+        for epoch, accuracy in enumerate([0.6, 0.3, 0.5, 0.5], 1):
+            callbacks.on_train_epoch_begin(run_context)
+            params.eval_results = {"accuracy": accuracy}
+            params.cur_epoch_num = epoch
+            callbacks.on_train_epoch_end(run_context)
+            if run_context.get_stop_requested():
+                break
+        callbacks.on_train_end(run_context)
+    assert params.cur_epoch_num == 3
+
+
+def test_loss_monitor_eval_line_as_mindspore_prints_it():
+    """Model.fit with LossMonitor: the 'Eval result' line is printed without a flush and shows NumPy scalars as
+    plain numbers. MindSpore 2.10 leaves exactly this in a stdout that empties itself on flush (its st test_fit
+    reads the metrics so): "Eval result: epoch 1, metrics: {'mse': 9.0}\\n"."""
+    import io
+    import sys
+    from sporax import Model
+    import sporax.dataset as ds
+
+    class Clearing(io.StringIO):
+        def flush(self):
+            self.seek(0)
+            self.truncate()
+
+    net = nn.Dense(1, 1, has_bias=False)
+    model = Model(net, loss_fn=nn.MSELoss(), optimizer=nn.Momentum(net.trainable_params(), 0.0, 0.9),
+                  metrics={"mse"})
+    data = ds.NumpySlicesDataset({"data": np.zeros((8, 1), np.float32),
+                                  "label": np.full((8, 1), 3.0, np.float32)}).batch(4)
+    out, current = Clearing(), sys.stdout
+    sys.stdout = out
+    try:
+        model.fit(1, data, data, callbacks=[LossMonitor()])
+    finally:
+        sys.stdout = current
+    assert out.getvalue() == "Eval result: epoch 1, metrics: {'mse': 9.0}\n"

@@ -75,6 +75,7 @@ ALIASES = {
     "mindspore.train.callback._callback": "sporax.train",
     "mindspore.train.metrics": "sporax.train",
     "mindspore.train.dataset_helper": "sporax.train",
+    "mindspore.train.data_sink": "sporax.train",
     "mindspore.train.loss_scale_manager": "sporax.train.amp",
     "mindspore.train.amp": "sporax.train.amp",
     "mindspore.train.summary": "sporax.train",

@@ -2,6 +2,7 @@
 (``x.reshape(2, 3)`` and ``x.reshape((2, 3))``, ``x.transpose(0, 1)``, ``x.view(mindspore.int32)``, ...).
 """
 import math
+import numbers
 
 import jax
 import jax.numpy as jnp
@@ -164,7 +165,15 @@ def repeat(self, *repeats):
 
 def _new(fill):
     def method(self, size, *more, dtype=None):
-        """A new tensor of ``size`` filled with ``fill`` (this tensor's dtype unless ``dtype``)."""
+        """A new tensor of ``size`` filled with ``fill`` (this tensor's dtype unless ``dtype``).
+
+        MindSpore's signature is ``(size, dtype=None)``: a second positional argument that is not an int is the
+        dtype (``x.new_ones((2, 3), ms.float32)``); ints after ``size`` extend it, as torch's form does."""
+        if more and not isinstance(more[0], numbers.Integral):
+            if len(more) > 1 or dtype is not None:
+                raise TypeError(f"new_{'ones' if fill else 'zeros'}() takes 'size' and 'dtype', but got "
+                                f"{len(more) + 1} positional arguments{' and dtype' if dtype is not None else ''}.")
+            dtype, more = more[0], ()
         shape = tuple(size) if isinstance(size, (tuple, list)) else (size,) + tuple(more)
         target = self._value.dtype if dtype is None else mstype.to_numpy_dtype(mstype.normalize(dtype))
         return wrap(jnp.full(shape, fill, target))

@@ -11,7 +11,7 @@ from sporax.train.metrics import ConfusionMatrix
 from sporax.train.model import Model
 from sporax.core.context import ParallelMode
 # MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
-from sporax.train.callback import _InternalCallbackParam, _handle_loss, _set_cur_net, set_cur_net
+from sporax.train.callback import _CallbackManager, _InternalCallbackParam, _handle_loss, _set_cur_net, set_cur_net
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint
 from sporax.train.callback import BackupAndRestore, LearningRateScheduler
 from sporax.io import load_checkpoint_async

@@ -45,7 +45,7 @@ def _output_and_pads(size, kernel, stride, dilation, pad_mode, padding, ceil_mod
     """(low, high) padding for one spatial axis; ``high`` includes any ceil-mode overhang."""
     if pad_mode == "SAME":
         return same_pads(size, kernel, stride, dilation)
-    if pad_mode == "VALID":
+    if pad_mode == "VALID" and not ceil_mode:
         return 0, 0
     span = dilation * (kernel - 1) + 1
     room = size + 2 * padding - span
@@ -81,6 +81,8 @@ def _divisor(shape, kernel, stride, pads, explicit, include_pad):
 
 class _Pool2d(Cell):
     _reduce = None
+    # the arguments only pad_mode 'pad' takes (average pooling rounds up in every mode, as MindSpore does)
+    _pad_only = "'padding', 'dilation', 'return_indices', 'ceil_mode'"
 
     def __init__(self, kernel_size, stride, pad_mode, padding, dilation, ceil_mode, data_format):
         super().__init__()
@@ -91,8 +93,9 @@ class _Pool2d(Cell):
         self.pad_mode = _pad_mode(name, pad_mode)
         self._padding = _pair(name, "padding", padding, minimum=0)
         self._dilation = _pair(name, "dilation", dilation)
-        if self.pad_mode != "PAD" and (any(self._padding) or self._dilation != (1, 1) or ceil_mode):
-            raise ValueError(f"For {name}, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can not "
+        if self.pad_mode != "PAD" and (any(self._padding) or self._dilation != (1, 1) or
+                                       (ceil_mode and "ceil_mode" in self._pad_only)):
+            raise ValueError(f"For {name}, the parameter {self._pad_only} can not "
                              f"be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
                              f"{pad_mode.lower()}.")
         # MindSpore 2.10 takes 'NHWC' on GPU only (ValueError on CPU); on GPU it pools between two transposes
@@ -183,7 +186,8 @@ class AvgPool2d(_Pool2d):
         stride (Union[int, tuple[int]]): the step. Default: 1.
         pad_mode (str): 'valid', 'same' (divides by the real elements) or 'pad'. Default: 'valid'.
         padding (Union[int, tuple[int]]): with 'pad', zero padding on both sides. Default: 0.
-        ceil_mode (bool): round the output size up ('pad' only). Default: False.
+        ceil_mode (bool): round the output size up; the overhang is never counted. With 'same' it counts the
+            'same' padding in the divisor (unless count_include_pad is False), as MindSpore does. Default: False.
         count_include_pad (bool): with 'pad', count the padding in the divisor. Default: True.
         divisor_override (int): divide by this instead. Default: None.
         data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last; GPU target only, as in MindSpore:
@@ -195,6 +199,8 @@ class AvgPool2d(_Pool2d):
     Outputs:
         Tensor (N, C, H_out, W_out).
     """
+
+    _pad_only = "'padding'"
 
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None, data_format="NCHW"):
@@ -210,7 +216,8 @@ class AvgPool2d(_Pool2d):
         pads = self._pads(height, width)
         if self.divisor_override is not None:
             divisor = np.float64(self.divisor_override)
-        elif self.pad_mode == "VALID":
+        elif (self.pad_mode == "VALID" and not self.ceil_mode) or \
+                (self.pad_mode == "SAME" and self.ceil_mode and self.count_include_pad):
             divisor = np.float64(math.prod(self._kernel))
         else:
             explicit = self._padding if self.pad_mode == "PAD" else (0, 0)

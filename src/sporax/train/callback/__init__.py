@@ -1,5 +1,5 @@
 """Training callbacks (``mindspore.train.callback``)."""
-from sporax.train.callback.base import (Callback, CallbackList, CallbackParams, RunContext, _get_cur_net,
+from sporax.train.callback.base import (Callback, CallbackList, CallbackParams, RunContext, _CallbackManager, _get_cur_net,
                                         _InternalCallbackParam, _handle_loss, _set_cur_net,
                                         set_cur_net)
 from sporax.train.callback.checkpoint import CheckpointConfig, ModelCheckpoint

@@ -2,6 +2,8 @@
 import math
 import time
 
+import numpy as np
+
 from sporax.train.callback.base import Callback, loss_value
 
 
@@ -42,7 +44,16 @@ class LossMonitor(Callback):
         params = run_context.original_args()
         metrics = params.get("metrics")
         if metrics:
-            print(f"Eval result: epoch {params['cur_epoch_num']}, metrics: {metrics}", flush=True)
+            # no flush here, as in MindSpore: a stdout that clears itself on flush keeps this line
+            print(f"Eval result: epoch {params['cur_epoch_num']}, metrics: {_as_printed(metrics)}")
+
+
+def _as_printed(metrics):
+    """The metrics dict as MindSpore's line shows it: NumPy scalars print as plain numbers ('mse': 9.0), the
+    form NumPy 1 gives them; NumPy 2 would print np.float64(9.0)."""
+    if not isinstance(metrics, dict):
+        return metrics
+    return {name: value.item() if isinstance(value, np.generic) else value for name, value in metrics.items()}
 
 
 class TimeMonitor(Callback):

@@ -125,3 +125,19 @@ def test_packed_batch_major_self_attention_equals_general_path():
     np.testing.assert_allclose(packed_grads[0].asnumpy(), general_grads[0].asnumpy(), rtol=1e-4, atol=1e-5)
     for mine, other in zip(packed_grads[1], general_grads[1]):
         np.testing.assert_allclose(mine.asnumpy(), other.asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_initial_parameters_follow_mindspores_draws():
+    # MindSpore 2.10, set_seed(11): out_proj keeps Dense's uniform bias (only in_proj_bias starts at 0); the
+    # sums of a layer's initial parameters, recorded
+    import sporax
+
+    sporax.set_seed(11)
+    attention = nn.MultiheadAttention(16, 2)
+    sums = {name: float(p.asnumpy().astype(np.float64).sum()) for name, p in attention.parameters_and_names()}
+    np.testing.assert_allclose([sums["in_proj_weight"], sums["in_proj_bias"], sums["out_proj.weight"],
+                                sums["out_proj.bias"]], [-2.4783, 0.0, 3.34186, 1.15565], atol=1e-4)
+    sporax.set_seed(11)
+    layer = nn.TransformerEncoderLayer(16, 2, dim_feedforward=32, dropout=0.0, batch_first=True)
+    sums = {name: float(p.asnumpy().astype(np.float64).sum()) for name, p in layer.parameters_and_names()}
+    np.testing.assert_allclose([sums["dense1.weight"], sums["dense2.bias"]], [-0.74055, -0.49621], atol=1e-4)

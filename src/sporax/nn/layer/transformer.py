@@ -165,9 +165,8 @@ class MultiheadAttention(Cell):
             self.bias_v = make_parameter(name, "bias_v", XavierNormal(), (1, 1, embed_dim), dtype, "bias_v")
         else:
             self.bias_k = self.bias_v = None
+        # out_proj keeps Dense's own initial bias (MindSpore 2.10 does not zero it, unlike in_proj_bias)
         self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
-        if has_bias:
-            self.out_proj.bias.set_data(Tensor._wrap(jnp.zeros_like(self.out_proj.bias._value)))
 
     def _weights(self):
         embed = self.embed_dim

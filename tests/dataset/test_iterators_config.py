@@ -35,6 +35,19 @@ def test_strings_stay_numpy():
     assert isinstance(value, np.ndarray) and value.tolist() == "abc"
 
 
+def test_each_string_row_and_batch_is_as_wide_as_its_own_text():
+    # MindSpore 2.10 hands out 'ab' as <U2 and 'c' as <U1 (not the column's <U3), in both iterator modes
+    data = {"text": np.array(["ab", "c", "xyz"]), "b": np.array([b"ab", b"c", b"c"])}
+    for output_numpy in (True, False):
+        rows = list(ds.NumpySlicesDataset(data, shuffle=False).create_dict_iterator(output_numpy=output_numpy))
+        assert [str(row["text"].dtype) for row in rows] == ["<U2", "<U1", "<U3"]
+        assert [str(row["b"].dtype) for row in rows] == ["|S2", "|S1", "|S1"]
+    batches = list(ds.NumpySlicesDataset(data, shuffle=False).batch(2).create_tuple_iterator(output_numpy=True))
+    assert [(batch[0].tolist(), str(batch[0].dtype)) for batch in batches] == [(["ab", "c"], "<U2"), (["xyz"], "<U3")]
+    matrix = ds.NumpySlicesDataset({"t": np.array([["ab", "c"], ["d", "e"]])}, shuffle=False)
+    assert [str(row[0].dtype) for row in matrix.create_tuple_iterator(output_numpy=True)] == ["<U2", "<U1"]
+
+
 def test_config_round_trip_and_errors():
     seed, prefetch, workers = ds.config.get_seed(), ds.config.get_prefetch_size(), ds.config.get_num_parallel_workers()
     try:

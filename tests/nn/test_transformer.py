@@ -125,3 +125,47 @@ def test_packed_batch_major_self_attention_equals_general_path():
     np.testing.assert_allclose(packed_grads[0].asnumpy(), general_grads[0].asnumpy(), rtol=1e-4, atol=1e-5)
     for mine, other in zip(packed_grads[1], general_grads[1]):
         np.testing.assert_allclose(mine.asnumpy(), other.asnumpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_initial_parameters_follow_mindspores_draws():
+    # MindSpore 2.10, set_seed(11): out_proj keeps Dense's uniform bias (only in_proj_bias starts at 0); the
+    # sums of a layer's initial parameters, recorded
+    import sporax
+
+    sporax.set_seed(11)
+    attention = nn.MultiheadAttention(16, 2)
+    sums = {name: float(p.asnumpy().astype(np.float64).sum()) for name, p in attention.parameters_and_names()}
+    np.testing.assert_allclose([sums["in_proj_weight"], sums["in_proj_bias"], sums["out_proj.weight"],
+                                sums["out_proj.bias"]], [-2.4783, 0.0, 3.34186, 1.15565], atol=1e-4)
+    sporax.set_seed(11)
+    layer = nn.TransformerEncoderLayer(16, 2, dim_feedforward=32, dropout=0.0, batch_first=True)
+    sums = {name: float(p.asnumpy().astype(np.float64).sum()) for name, p in layer.parameters_and_names()}
+    np.testing.assert_allclose([sums["dense1.weight"], sums["dense2.bias"]], [-0.74055, -0.49621], atol=1e-4)
+
+
+def test_stacks_hold_fresh_draws_and_transformer_redraws_matrices():
+    # MindSpore 2.10, set_seed(11): TransformerEncoder/Decoder copies hold the parameters a layer built next would
+    # draw (all copies alike, the given layer unchanged); nn.Transformer draws every matrix again (XavierUniform)
+    import sporax
+
+    def total(parameter):
+        return float(parameter.asnumpy().astype(np.float64).sum())
+
+    sporax.set_seed(11)
+    layer = nn.TransformerEncoderLayer(16, 2, dim_feedforward=32, dropout=0.0, batch_first=True)
+    encoder = nn.TransformerEncoder(layer, 2)
+    np.testing.assert_allclose([total(encoder.layers[0].self_attn.in_proj_weight),
+                                total(layer.self_attn.in_proj_weight), total(encoder.layers[1].dense1.weight),
+                                total(layer.dense1.weight)],
+                               [-8.67154, -2.4783, 1.7138, -0.74055], atol=1e-4)
+    sporax.set_seed(11)
+    decoder_layer = nn.TransformerDecoderLayer(16, 2, dim_feedforward=32, dropout=0.0, batch_first=True)
+    decoder = nn.TransformerDecoder(decoder_layer, 2)
+    after = nn.Dense(4, 4)
+    np.testing.assert_allclose([total(decoder.layers[1].multihead_attn.in_proj_weight), total(after.weight)],
+                               [6.06933, 0.58244], atol=1e-4)
+    sporax.set_seed(11)
+    transformer = nn.Transformer(16, 2, 2, 2, 32, 0.0)
+    np.testing.assert_allclose([total(p) for p in transformer.trainable_params()[:3]] +
+                               [total(transformer.decoder.layers[1].dense2.weight)],
+                               [1.89005, 0.0, 3.94419, -1.95178], atol=1e-4)

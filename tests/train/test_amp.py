@@ -239,3 +239,26 @@ def test_grad_scale_maps_of_the_loss_scaler_docstring():
     out = _grad_unscale_map(scale, (Tensor(np.array([1024., 3.0], np.float32)), Tensor(np.array([2048], np.float16))))
     assert [(o.dtype, o.asnumpy().tolist()) for o in out] == [(ms.float32, [1.0, 0.0029296875]), (ms.float16, [2.0])]
     assert type(_grad_unscale_map(scale, [Tensor(np.array([1.0], np.float32))])) is list
+
+
+def test_o2_and_o3_wrappers_carry_mindspores_names():
+    # MindSpore 2.10: O2/O3 return _OutputTo32 holding the network as '_backbone', O2's BatchNorm sits in an
+    # _OutputTo16; parameter names (so checkpoint keys) are unchanged, their paths go through '_backbone'
+    network = nn.SequentialCell([nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4)])
+    o2 = auto_mixed_precision(network, "O2")
+    assert type(o2).__name__ == "_OutputTo32" and type(o2._backbone[1]).__name__ == "_OutputTo16"
+    paths = [name for name, _ in o2.parameters_and_names()][:2]
+    assert paths == ["_backbone.0.weight", "_backbone.1._backbone.moving_mean"]
+    assert [p.name for p in o2.get_parameters()][:2] == ["0.weight", "1.moving_mean"]
+    o3 = auto_mixed_precision(nn.SequentialCell([nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4)]), "O3")
+    assert type(o3).__name__ == "_OutputTo32" and type(o3._backbone[1]).__name__ == "BatchNorm2d"
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"amp_level": "O2"}, "Auto mixed precision will not work because 'optimizer' is None"),
+    ({"amp_level": "auto"}, "Auto mixed precision will not work because 'optimizer' is None"),
+    ({"loss_scale_manager": FixedLossScaleManager()}, "The argument 'optimizer' can not be None when set"),
+])
+def test_model_refuses_mixed_precision_without_an_optimizer(settings, message):
+    with pytest.raises(ValueError, match=message):
+        sporax.Model(nn.Dense(2, 2), nn.MSELoss(), **settings)

@@ -10,8 +10,8 @@ def _extremum(name, input, dim, keepdim, other):
         return getattr(ops, "maximum" if name == "max" else "minimum")(input, dim)
     if other is not None:
         return getattr(ops, "maximum" if name == "max" else "minimum")(input, other)
-    if dim is None:
-        return getattr(ops, "amax" if name == "max" else "amin")(input)
+    if dim is None:  # MindSpore's Max: tied extremes share the gradient, the rest get +0. (amax's get 0 * it)
+        return getattr(ops, name)(input)[0]
     return getattr(ops, name)(input, dim, keepdim)
 
 

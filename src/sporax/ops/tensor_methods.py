@@ -83,6 +83,9 @@ def _extreme(name):
         _no_more(name, kwargs)
         if with_indices and axis is not None:
             return getattr(functional, name)(self, axis, keep, initial=initial, where=where)
+        if initial is None and where is None and (isinstance(axis, int) or (axis is None and not keep)):
+            # values as MindSpore's Tensor.max takes them (Max/ArgMaxWithValue), whose gradient is not amax's
+            return getattr(functional, name)(self, axis, keep)[0]
         reduce = functional.amax if name == "max" else functional.amin
         return reduce(self, axis, keep, initial=initial, where=where)
     method.__name__ = name

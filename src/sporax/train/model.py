@@ -117,6 +117,12 @@ class Model:
         if eval_indexes is not None and (not isinstance(eval_indexes, list) or len(eval_indexes) != 3):
             raise ValueError("For 'Model', eval_indexes must be a list of 3 ints: the positions of loss, "
                              "outputs and label in the eval network's result.")
+        if optimizer is None and amp_level != "O0":
+            raise ValueError("Auto mixed precision will not work because 'optimizer' is None. Please set "
+                             "amp_level='O0' to disable auto mixed precision or set 'optimizer' not be None to use "
+                             "auto mixed precision.")
+        if optimizer is None and kwargs.get("loss_scale_manager") is not None:
+            raise ValueError("The argument 'optimizer' can not be None when set 'loss_scale_manager'.")
         self._network = network
         self._loss_fn = loss_fn
         self._optimizer = optimizer

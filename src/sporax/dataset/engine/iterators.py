@@ -38,7 +38,7 @@ def _tensor_converter():
             return type(value)(convert(item) for item in value)
         if isinstance(value, np.ndarray):
             if value.dtype.kind in "USO":  # strings stay NumPy arrays, as in MindSpore
-                return value
+                return _own_width(value)
             return from_array(value)
         return from_value(np.asarray(value))  # PIL images and Python scalars included
 
@@ -57,7 +57,15 @@ def _as_output_array(value):
         value = np.asarray(value)
     if value.dtype.char == "l" and value.dtype.itemsize == 8:
         value = value.view(np.longlong)
-    return value
+    return _own_width(value)
+
+
+def _own_width(value):
+    """A string/bytes array as wide as its own longest element (at least 1): MindSpore hands out each row and
+    batch so (``<U2`` then ``<U1``), whatever the column's widest value."""
+    if value.dtype.kind not in "US":
+        return value
+    return np.asarray(value.tolist(), dtype=value.dtype.kind).reshape(value.shape)
 
 
 def _epoch_seed():

@@ -14,6 +14,7 @@ from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.op_cells import op_cell
 from sporax.ops.face_inputs import float_input
+from sporax.ops.functional.activation import sloped
 
 
 # Generated from the op table (sporax.ops.op_table): each Cell runs its functional op's kernel.
@@ -41,7 +42,7 @@ Tanh = op_cell("Tanh", module=__name__)
 
 
 class PReLU(Cell):
-    """x for x >= 0, w * x otherwise, with a learnable slope per channel.
+    """x for x > 0, w * x otherwise, with a learnable slope per channel.
 
     Args:
         channel (int): the number of slopes (1, or the channel count of axis 1). Default: 1.
@@ -66,7 +67,7 @@ class PReLU(Cell):
         slope = self.w._value.astype(array.dtype)
         if self.channel > 1 and array.ndim >= 2:
             slope = slope.reshape((1, -1) + (1,) * (array.ndim - 2))
-        return Tensor._wrap(jnp.where(array >= 0, array, array * slope))
+        return Tensor._wrap(sloped(array, slope))
 
 
 _ACTIVATIONS = {

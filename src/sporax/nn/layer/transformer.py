@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
-from sporax.core.initializer import XavierNormal, XavierUniform
+from sporax.core.initializer import XavierNormal, XavierUniform, initializer
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
@@ -165,9 +165,8 @@ class MultiheadAttention(Cell):
             self.bias_v = make_parameter(name, "bias_v", XavierNormal(), (1, 1, embed_dim), dtype, "bias_v")
         else:
             self.bias_k = self.bias_v = None
+        # out_proj keeps Dense's own initial bias (MindSpore 2.10 does not zero it, unlike in_proj_bias)
         self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
-        if has_bias:
-            self.out_proj.bias.set_data(Tensor._wrap(jnp.zeros_like(self.out_proj.bias._value)))
 
     def _weights(self):
         embed = self.embed_dim
@@ -243,6 +242,9 @@ class _TransformerLayer(Cell):
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
                  batch_first=False, norm_first=False, dtype=mstype.float32):
         super().__init__()
+        object.__setattr__(self, "_construction", dict(
+            d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout, activation=activation,
+            layer_norm_eps=layer_norm_eps, batch_first=batch_first, norm_first=norm_first, dtype=dtype))
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
         if self._memory_attention:
             self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
@@ -328,6 +330,18 @@ class TransformerDecoderLayer(_TransformerLayer):
         return self.norm3(x + self._feed_forward(x))
 
 
+def _clones(layer, count):
+    """``count`` copies of ``layer`` as MindSpore 2.10's TransformerEncoder/Decoder hold them: every copy has the
+    initial parameters a layer built now with the same arguments draws (one set, shared by all copies; the given
+    layer keeps its own), so a seeded network starts where MindSpore's does."""
+    clone = copy.deepcopy(layer)
+    if type(layer) in (TransformerEncoderLayer, TransformerDecoderLayer):
+        fresh = type(layer)(**layer._construction)
+        for mine, drawn in zip(clone.get_parameters(), fresh.get_parameters()):
+            mine.set_data(drawn.value())
+    return CellList([copy.deepcopy(clone) for _ in range(count)])
+
+
 class TransformerEncoder(Cell):
     """``num_layers`` copies of ``encoder_layer`` in sequence, then ``norm`` (if given).
 
@@ -340,7 +354,7 @@ class TransformerEncoder(Cell):
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
         _check_positive_int("TransformerEncoder", "num_layers", num_layers)
-        self.layers = CellList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.layers = _clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
@@ -357,7 +371,7 @@ class TransformerDecoder(Cell):
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
         _check_positive_int("TransformerDecoder", "num_layers", num_layers)
-        self.layers = CellList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.layers = _clones(decoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
 
@@ -398,6 +412,10 @@ class Transformer(Cell):
                                                 LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
         self.encoder, self.decoder = custom_encoder, custom_decoder
         self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+        # as MindSpore 2.10: every matrix drawn again from XavierUniform, in parameter order
+        for parameter in self.get_parameters():
+            if parameter.ndim > 1:
+                parameter.set_data(initializer(XavierUniform(), parameter.shape, parameter.dtype))
 
     def construct(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
                   tgt_key_padding_mask=None, memory_key_padding_mask=None):

@@ -432,7 +432,13 @@ def prelu(input, weight):
         slope = slope.reshape((1, -1) + (1,) * (input.ndim - 2))
     elif input.ndim == 0 and slope.size == 1:  # the output has the input's shape: a 0-d input stays 0-d
         slope = slope.reshape(())
-    return jnp.where(input > 0, input, input * slope)
+    return sloped(input, slope)
+
+
+def sloped(input, slope):
+    """``input`` times 1 where positive, else times ``slope``: PReLU's value, and MindSpore's gradient ``slope * dy``
+    at every non-positive position (-0. for a 0 slope under a negative ``dy``; 0 and -0. count as negative)."""
+    return input * jnp.where(input > 0, jnp.ones((), input.dtype), slope)
 
 
 def _glu_reference(x, axis=-1):

@@ -185,8 +185,9 @@ def _nan_reduction(op_name, reduce, array, axis, dtype):
 
 def _index_of_extreme(array, axis, keepdims, largest, index_dtype):
     """``(values, indices)`` of the extreme over ``axis`` (the flattened array when None)."""
-    # Values come from the reduction, so tied maxima share the gradient (as in MindSpore); NaN counts only in
-    # first place (nan_orders).
+    # Over all axes the values come from the reduction, so tied maxima share the gradient; along an axis they are
+    # the elements at the index, which takes the whole gradient (MindSpore 2.10's Max and ArgMaxWithValue
+    # gradients; the positions left get +0.). NaN counts only in first place (nan_orders).
     if axis is None:
         index = scanned_index(array, None, False, largest)
         values = scanned_extreme(array, tuple(range(array.ndim)), False, largest)
@@ -194,8 +195,11 @@ def _index_of_extreme(array, axis, keepdims, largest, index_dtype):
             shape = (1,) * array.ndim
             values, index = values.reshape(shape), index.reshape(shape)
         return values, index.astype(index_dtype)
-    index = scanned_index(array, axis, keepdims, largest)
-    return scanned_extreme(array, (axis,), keepdims, largest), index.astype(index_dtype)
+    index = scanned_index(array, axis, True, largest)
+    values = jnp.take_along_axis(array, index, axis)
+    if not keepdims:
+        values, index = jnp.squeeze(values, axis), jnp.squeeze(index, axis)
+    return values, index.astype(index_dtype)
 
 
 def _optional_axis(op_name, axis, ndim):
@@ -330,13 +334,37 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     return _extreme_with_index("min", input, axis, keepdims, initial, where, False)
 
 
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2, 3))
+def _shared_extreme(array, axes, keepdims, largest):
+    """``scanned_extreme`` whose gradient is MindSpore's ReduceMax/ReduceMin one: the cotangent split evenly among
+    the positions equal to the extreme, every other position getting the cotangent times 0 (-0. under a negative
+    cotangent), and NaN over a row that holds no position equal to its extreme (one led by NaN: 0/0)."""
+    return scanned_extreme(array, axes, keepdims, largest)
+
+
+@_shared_extreme.defjvp
+def _shared_extreme_jvp(axes, keepdims, largest, primals, tangents):
+    (array,), (tangent,) = primals, tangents
+    kept = scanned_extreme(array, axes, True, largest)
+    chosen = (array == kept).astype(array.dtype)
+    count = jnp.sum(chosen, axes, keepdims=True)
+    share = jnp.where(count > 0, chosen / count, jnp.asarray(jnp.nan, array.dtype))  # XLA folds 0/0 to 0
+    return (kept if keepdims else jnp.squeeze(kept, axes)), jnp.sum(share * tangent, axes, keepdims=keepdims)
+
+
+def _reduced_extreme(array, axes, keepdims, largest):
+    if jnp.issubdtype(array.dtype, jnp.floating) and array.size:
+        return _shared_extreme(array, axes, keepdims, largest)
+    return scanned_extreme(array, axes, keepdims, largest)
+
+
 def _extreme(name, primitive, largest, numpy_function):
     """The entry ``amax``/``amin``: the extreme over ``axis`` of ``input`` (where ``where``, else ``initial``);
     mint spells it ``(input, dim=(), keepdim=False)``, ``dim=()`` reducing every axis."""
 
     def kernel(input, axis=None, keepdims=False, *, initial=None, where=None):
         array = _masked(name, input, initial, where, largest)
-        return scanned_extreme(array, _axes(name, axis, array.ndim), keepdims, largest)
+        return _reduced_extreme(array, _axes(name, axis, array.ndim), keepdims, largest)
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__doc__ = f"Return the {'maximum' if largest else 'minimum'} of ``input`` over ``axis`` (all axes when None)."
@@ -354,13 +382,13 @@ amin = _extreme("amin", "ReduceMin", False, np.min)
 @op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.max, "axis", None))
 def reduce_max(x, axis=()):
     """Maximum of ``x`` over ``axis`` (all axes when empty)."""
-    return scanned_extreme(x, _axes("reduce_max", axis, x.ndim), False, True)
+    return _reduced_extreme(x, _axes("reduce_max", axis, x.ndim), False, True)
 
 
 @op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.min, "axis", None))
 def reduce_min(x, axis=()):
     """Minimum of ``x`` over ``axis`` (all axes when empty)."""
-    return scanned_extreme(x, _axes("reduce_min", axis, x.ndim), False, False)
+    return _reduced_extreme(x, _axes("reduce_min", axis, x.ndim), False, False)
 
 
 @op(dtypes=ANY, mint="argmax", samples=reduction("dim", "keepdim", single=True), grad_check=False,

@@ -9,6 +9,9 @@ Example:
     >>> float(ops.mse_loss(Tensor([1.0, 2.0]), Tensor([1.0, 4.0])).asnumpy())
     2.0
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -67,8 +70,25 @@ def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
     if beta <= 0:
         raise ValueError(f"For 'smooth_l1_loss', 'beta' must be positive, but got {beta}.")
     a, b = _regression("smooth_l1_loss", input, target, reduction)
+    return _reduce(_smooth_l1(a, b, beta).astype(a.dtype), reduction)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _smooth_l1(a, b, beta):
     diff = jnp.abs(a - b)
-    return _reduce(jnp.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta).astype(a.dtype), reduction)
+    return jnp.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta)
+
+
+@_smooth_l1.defjvp
+def _smooth_l1_jvp(beta, primals, tangents):
+    """MindSpore's SmoothL1LossGrad, for each operand from its own difference: ``d / beta`` where ``|d| < beta``,
+    else ``sign(d)``, times the cotangent; at ``d == 0`` both get 0 times it (-0. under a negative cotangent)."""
+    (a, b), (da, db) = primals, tangents
+
+    def slope(d):
+        return jnp.where(jnp.abs(d) < beta, d / beta, jnp.sign(d))
+
+    return _smooth_l1(a, b, beta), slope(a - b) * da + slope(b - a) * db
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT,

@@ -53,15 +53,16 @@ def _cast(value, dtype):
 
 
 class _CastOutput(Cell):
-    """Runs ``cell`` and casts its float outputs to ``dtype`` (its Parameters keep their names)."""
+    """Runs ``cell`` (its child ``_backbone``, as MindSpore names it) and casts its float outputs to ``dtype`` (its
+    Parameters keep their names)."""
 
     def __init__(self, cell, dtype):
         super().__init__(auto_prefix=False)
-        self.insert_child_to_cell("_op", cell)
+        self.insert_child_to_cell("_backbone", cell)
         self._dtype = dtype
 
     def construct(self, *args, **kwargs):
-        return _cast(self._op(*args, **kwargs), self._dtype)
+        return _cast(self._backbone(*args, **kwargs), self._dtype)
 
     def __getattr__(self, name):
         # The converted Cell still reads as itself (MindSpore's 'auto'/O1 keep the Cell in place: the amp
@@ -69,10 +70,22 @@ class _CastOutput(Cell):
         try:
             return super().__getattr__(name)
         except AttributeError:
-            inner = self.__dict__.get("_cells", {}).get("_op")
+            inner = self.__dict__.get("_cells", {}).get("_backbone")
             if inner is None or name.startswith("__"):
                 raise
             return getattr(inner, name)
+
+
+class _OutputTo32(_CastOutput):
+    """MindSpore's name of the wrapper O2/O3 put around the network (outputs back to float32)."""
+
+
+class _OutputTo16(_CastOutput):
+    """MindSpore's name of the wrapper O2 puts around a black-list Cell (outputs back to the low dtype)."""
+
+
+def _cast_output(cell, dtype):
+    return (_OutputTo32 if dtype == mstype.float32 else _OutputTo16)(cell, dtype)
 
 
 def _wrap_children(network, classes, low_dtype, inner_dtype, outer_dtype):
@@ -81,7 +94,7 @@ def _wrap_children(network, classes, low_dtype, inner_dtype, outer_dtype):
         for name, child in list(parent._cells.items()):
             if child is not None and isinstance(child, tuple(classes)) and not isinstance(parent, _CastOutput):
                 child.to_float(inner_dtype)
-                parent._cells[name] = _CastOutput(child, outer_dtype)
+                parent._cells[name] = _cast_output(child, outer_dtype)
 
 
 def _check_dtype(dtype, function):
@@ -111,7 +124,7 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     network.to_float(dtype)
     if amp_level == "O2":
         _wrap_children(network, _BLACK_LIST, dtype, mstype.float32, dtype)
-    return _CastOutput(network, mstype.float32)
+    return _cast_output(network, mstype.float32)
 
 
 # MindSpore's name of the classes O2 keeps in float32 (mindspore.train.amp.AMP_BLACK_LIST).
@@ -138,7 +151,7 @@ def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=m
         return network
     network.to_float(dtype)
     _wrap_children(network, black_list, dtype, mstype.float32, dtype)
-    return _CastOutput(network, mstype.float32)
+    return _cast_output(network, mstype.float32)
 
 
 _LEVEL_DEFAULTS = {

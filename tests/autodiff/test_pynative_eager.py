@@ -273,3 +273,46 @@ def test_errors_raised_inside_a_gradient_carry_no_jax_note():
             ms.value_and_grad(fn)(_inputs())
         assert str(caught.value) == "'<' not supported between instances of 'tuple' and 'float'"
         assert not getattr(caught.value, "__notes__", None)
+
+
+class _HostOp(nn.Cell):
+    """Computes on the host with NumPy and gives its gradient by a bprop, as mindquantum's MQOps (PyNative only)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cos = None
+
+    def construct(self, x, w):
+        xv, wv = x.asnumpy(), w.asnumpy()
+        self.cos = np.cos(xv * wv)
+        return ms.Tensor(np.sin(xv * wv), ms.float32)
+
+    def bprop(self, x, w, out, dout):
+        d = dout.asnumpy() * self.cos
+        return ms.Tensor(d * w.asnumpy(), ms.float32), ms.Tensor((d * x.asnumpy()).sum(0), ms.float32)
+
+
+class _HostNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(ms.Tensor(np.array([0.5, -1.0, 2.0], np.float32)), name="w")
+        self.op = _HostOp()
+
+    def construct(self, x):
+        return self.op(x, self.w)
+
+
+def test_pynative_train_step_of_a_host_computing_cell_runs_eagerly_without_warning():
+    # mindquantum's MQLayer trained with TrainOneStepCell in PYNATIVE_MODE: sporax compiles the step behind the
+    # user's back, falls back to eager at the asnumpy() and must not warn about it (MindSpore 2.10 warns nothing).
+    # MindSpore 2.10's losses and updated weight for these inputs, Adam(lr=0.1), 2 steps:
+    x = ms.Tensor(np.array([[0.1, 0.2, 0.3], [1.0, -0.5, 0.25]], np.float32))
+    y = ms.Tensor(np.zeros((2, 3), np.float32))
+    net = _HostNet()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Adam(net.trainable_params(), learning_rate=0.1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        losses = [float(step(x, y).asnumpy()) for _ in range(2)]
+    np.testing.assert_allclose(losses, [0.1750558614730835, 0.14580900967121124], rtol=1e-5)
+    np.testing.assert_allclose(net.w.asnumpy(), [0.30073463916778564, -0.8002710342407227, 1.8000872135162354],
+                               rtol=1e-5)

@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 
+import sporax as ms
 from sporax import nn, ops
 from sporax.core import dtype as mstype
 from sporax.core.random_state import set_seed
@@ -125,6 +126,20 @@ def test_embedding_lookup_one_hot_and_padding_idx():
     gradient = check_gradient(lookup, np.array([1, 1, 3]), [lookup.embedding_table], wrt_input=False)[0]
     assert np.all(gradient[[0, 2]] == 0)
 
+
+
+def test_embedding_negative_ids_wrap_in_the_lookup_and_give_zero_rows_one_hot():
+    # MindSpore 2.10 (PYNATIVE and GRAPH): the gather lookup reads id -1 as the last row; the one-hot lookup's
+    # row for a negative id is all zeros, so its output and its table gradient there are zeros
+    table = Tensor(np.arange(8, dtype=np.float32).reshape(4, 2))
+    ids = Tensor(np.array([-1, 0, 3, -4, -1], np.int32))
+    weights = Tensor(np.arange(10, dtype=np.float32).reshape(5, 2))
+    gather = nn.Embedding(4, 2, embedding_table=table)
+    np.testing.assert_array_equal(gather(ids).asnumpy(), [[6, 7], [0, 1], [6, 7], [0, 1], [6, 7]])
+    one_hot = nn.Embedding(4, 2, use_one_hot=True, embedding_table=table)
+    np.testing.assert_array_equal(one_hot(ids).asnumpy(), [[0, 0], [0, 1], [6, 7], [0, 0], [0, 0]])
+    grad = ms.grad(lambda i: (one_hot(i) * weights).sum(), None, one_hot.trainable_params())(ids)[0]
+    np.testing.assert_array_equal(grad.asnumpy(), [[2, 3], [0, 0], [0, 0], [4, 5]])
 
 ACTIVATIONS = {
     "ReLU": nn.ReLU, "ReLU6": nn.ReLU6, "LeakyReLU": nn.LeakyReLU, "LeakyReLU_0.1": lambda: nn.LeakyReLU(0.1),

@@ -245,3 +245,22 @@ def test_compiled_train_step_past_a_rate_list_keeps_the_last_rate_where_mindspor
             assert float(net.weight.asnumpy()[0, 0]) == pytest.approx(recorded[1], rel=1e-5)
         np.testing.assert_allclose(net.weight.asnumpy(), weight, rtol=1e-5)
     assert int(optimizer.global_step.asnumpy()[0]) == 3
+
+
+def test_adam_takes_one_minus_beta_in_float32_as_mindspore():
+    # MindSpore 2.10's Adam holds its betas as float32 Tensors: 1 - beta2 and 1 - beta2_power are the same float32
+    # number after the first step, so the bias correction cancels exactly and a step is lr * g / (|g| + eps')
+    # (found with mindchemistry's FCNet: sporax's first step was off by 7e-6 relative). MindSpore's weights:
+    w = Parameter(Tensor(np.zeros(3, np.float32)), name="w")
+    opt = nn.Adam([w], learning_rate=0.01)
+    opt((Tensor(np.array([0.014459201, 3e-4, -2e-6], np.float32)),))
+    np.testing.assert_allclose(w.asnumpy(), [-0.009999780915677547, -0.00998947024345398, 0.008634721860289574],
+                               rtol=5e-7)
+    opt((Tensor(np.array([0.01, 0.0, 5e-5], np.float32)),))
+    np.testing.assert_allclose(w.asnumpy(), [-0.01974387839436531, -0.016682971268892288, 0.0015120048774406314],
+                               rtol=0, atol=4e-8)
+    nesterov = Parameter(Tensor(np.zeros(3, np.float32)), name="w2")
+    nn.Adam([nesterov], learning_rate=0.01, beta1=0.8, beta2=0.99, use_nesterov=True)(
+        (Tensor(np.array([0.014459201, 3e-4, -2e-6], np.float32)),))
+    np.testing.assert_allclose(nesterov.asnumpy(), [-0.01799987256526947, -0.017994001507759094, 0.017142856493592262],
+                               rtol=2e-7)

@@ -93,7 +93,8 @@ def _build(cell):
 
         pairs_before = seeded_streams.pairs_taken()
         program = build_program(body, discovered, arrays, f"{type(cell).__name__}.construct",
-                                hint=lambda: conversion_problem(getattr(cell, "construct", None)))
+                                hint=lambda: conversion_problem(getattr(cell, "construct", None)),
+                                warn=_compile_requested(cell))
         program.reseeds = seeded_streams.pairs_taken() != pairs_before
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
@@ -107,6 +108,14 @@ def _build(cell):
         return program
 
     return build
+
+
+def _compile_requested(cell):
+    """Whether the user asked for ``cell`` to be compiled: GRAPH_MODE, its jit config or ``compile_and_run``. In
+    PYNATIVE_MODE sporax also compiles a training step, an optimizer update and Model's steps behind the user's
+    back; one that cannot be traced runs eagerly as PyNative code does, with no fallback warning."""
+    return (context.get_context("mode") == context.GRAPH_MODE or _JIT_CONFIG in cell.__dict__
+            or "_compile_inputs" in cell.__dict__)
 
 
 def compiled_cell(cell):

@@ -55,9 +55,10 @@ class Embedding(Cell):
         ids = x._value
         table = self.embedding_table._value
         check_index_range("Embedding", "x", ids, -self.vocab_size, self.vocab_size)
-        ids = jnp.where(ids < 0, ids + self.vocab_size, ids)  # MindSpore wraps ids in [-vocab_size, 0)
         if self.use_one_hot:
+            # MindSpore 2.10's one-hot row of an id in [-vocab_size, 0) is all zeros: its lookup gives zeros
             return Tensor._wrap(jnp.matmul(jax.nn.one_hot(ids, self.vocab_size, dtype=table.dtype), table))
+        ids = jnp.where(ids < 0, ids + self.vocab_size, ids)  # the gather wraps ids in [-vocab_size, 0)
         return Tensor._wrap(jnp.take(table, ids, axis=0, mode="clip"))
 
     def extend_repr(self):

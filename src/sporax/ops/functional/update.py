@@ -151,14 +151,23 @@ def sgd_step(weights, accums, stats, gradients, rates, momentum, dampening=0.0, 
     return new_weights, accums, stats
 
 
+def float32_share(beta):
+    """``1 - beta`` as MindSpore's optimizers compute it from a Python-number beta: in float32 (their betas are
+    float32 Tensors), so that ``1 - beta2`` and ``1 - beta2_power`` after one step are the same float32 number and
+    the bias correction cancels exactly; a Python float (weakly typed: the update keeps the weight's dtype)."""
+    if isinstance(beta, (int, float)) and not isinstance(beta, bool):
+        return float(np.float32(1) - np.float32(beta))
+    return 1 - beta
+
+
 def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon,
               gradient, use_nesterov=False):
     """MindSpore's Adam update with bias correction through ``beta1_power``/``beta2_power``."""
-    m = m + (gradient - m) * (1 - beta1)
-    v = v + (gradient * gradient - v) * (1 - beta2)
+    m = m + (gradient - m) * float32_share(beta1)
+    v = v + (gradient * gradient - v) * float32_share(beta2)
     step = learning_rate * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
     if use_nesterov:
-        update = (m * beta1 + (1 - beta1) * gradient) / (jnp.sqrt(v) + epsilon)
+        update = (m * beta1 + float32_share(beta1) * gradient) / (jnp.sqrt(v) + epsilon)
     else:
         update = m / (jnp.sqrt(v) + epsilon)
     return weight - step * update, m, v
@@ -184,8 +193,8 @@ def adam_step(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta
 
 def adam_amsgrad_rule(weight, m, v, vhat, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient):
     """Adam with AMSGrad: the denominator uses ``vhat``, the running maximum of the second moment."""
-    m = beta1 * m + (1 - beta1) * gradient
-    v = beta2 * v + (1 - beta2) * gradient * gradient
+    m = beta1 * m + float32_share(beta1) * gradient
+    v = beta2 * v + float32_share(beta2) * gradient * gradient
     vhat = jnp.maximum(vhat, v)
     step = learning_rate * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
     return weight - step * m / (jnp.sqrt(vhat) + epsilon), m, v, vhat

@@ -38,8 +38,9 @@ def _call(target, weight, m, v, gradient, rate, **attributes):
 
 def adam(weight, m, v, gradient, step, beta1, beta2, epsilon):
     """``(weight, m, v)`` after one Adam step (no Nesterov) by the bias-corrected rate ``step``."""
-    return _call("sporax_adam_update", weight, m, v, gradient, step, beta1_share=np.float32(1 - beta1),
-                 beta2_share=np.float32(1 - beta2), epsilon=np.float32(epsilon))
+    # 1 - beta in float32, as update.float32_share (MindSpore's float32 betas)
+    return _call("sporax_adam_update", weight, m, v, gradient, step, beta1_share=np.float32(1) - np.float32(beta1),
+                 beta2_share=np.float32(1) - np.float32(beta2), epsilon=np.float32(epsilon))
 
 
 def adam_weight_decay(weight, m, v, gradient, learning_rate, beta1, beta2, epsilon, decay=None):

@@ -89,10 +89,10 @@ def deferrable(program, constant_outputs):
     """Whether calls of the just built ``program`` may be held back: compiled, not a world program, its
     outputs known without running it (``constant_outputs``: ``True``, ``None``), every state it writes a
     Parameter (a plain Tensor's slot does not apply a pending update when read; the read-only ones are
-    taken at the call), and small."""
+    taken at the call). Only a small one is held back (``defer``); a larger one may still run fused with the
+    pending gradients it updates (``sporax.state.lazy``)."""
     return (constant_outputs and not program.eager and not program.world
-            and all(isinstance(state, Parameter) for state in program.written)
-            and program.size <= MAX_FUSED_ELEMENTS)
+            and all(isinstance(state, Parameter) for state in program.written))
 
 
 def defer(program, arrays):
@@ -102,7 +102,8 @@ def defer(program, arrays):
     is applied first, so updates keep their order.
     """
     global _pending
-    if (not _settings["enabled"] or not program.deferrable or program.unfused_updates >= MAX_UNFUSED_UPDATES
+    if (not _settings["enabled"] or not program.deferrable or program.size > MAX_FUSED_ELEMENTS
+            or program.unfused_updates >= MAX_UNFUSED_UPDATES
             or jax_private.is_transforming() or linked(program.written)):
         return False  # (a held ``p.data`` is a plain Tensor: reading it would not apply the update)
     with _lock:

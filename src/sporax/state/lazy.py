@@ -17,7 +17,8 @@ read-only states' values it would have read. Then:
 
 A call qualifies when its program is compiled, has no side effect (a host random stream's draw must happen when
 the call is made, each call), writes no state (the read-only values it keeps are then all it
-reads), returns only Tensors, is small (``deferred.MAX_FUSED_ELEMENTS``) and no optimizer update is held back
+reads), returns only Tensors, is small (``deferred.MAX_FUSED_ELEMENTS``, or ``MAX_ELEMENTS`` over at most
+``MAX_STATES`` states) and no optimizer update is held back
 (``sporax.state.deferred``: that pair runs fused as before), unless the held-back update is the one this
 gradient program last ran fused with: it is then applied first (``_resumed``). A (gradient, update) pair is
 fused from its second occurrence; the first runs both programs. The fused program does not donate the
@@ -120,7 +121,9 @@ def eligible(program):
     """Whether calls of the just built gradient ``program`` may return pending results (see the module doc)."""
     return (program.tensor_structure is not None and not program.eager and not program.world
             and not program.prints and not program.effects and not program.attributes and not program.written
-            and program.size <= deferred.MAX_FUSED_ELEMENTS and jax.process_count() == 1)
+            and (program.size <= deferred.MAX_FUSED_ELEMENTS
+                 or (program.size <= MAX_ELEMENTS and len(program.readonly) <= MAX_STATES))
+            and jax.process_count() == 1)
 
 
 def call(program, arrays):
@@ -175,6 +178,13 @@ def materialise(record):
         record.arrays = record.readonly = None
 
 
+# A gradient program over more than deferred.MAX_FUSED_ELEMENTS elements still returns pending results when it
+# reads at most MAX_STATES states (an MLP's few weight matrices: its fused step is a short compile, unlike a
+# deep network's second whole-step program) and at most MAX_ELEMENTS elements, and so does an update that large.
+# Measured (issue 26, benchmarks/pynative_measured.md session 33): the seed MLP's step (0.7 million weights,
+# 19 states of SGD) fused 0.89-0.90x -> 1.00-1.02x GRAPH in CPU time: its gradients no longer leave XLA.
+MAX_ELEMENTS = 1 << 23
+MAX_STATES = 16
 MAX_RESUMES = 3  # see _resumed
 _SEEN = "seen"  # the pair occurred once: fuse it the next time
 _NEVER = "never"
@@ -249,7 +259,8 @@ def _update(record, positions, compiled):
     except NotBuilt:  # the first update of these gradients: both run now, the next call may be pending again
         return False, False
     # The optimizer's arrays must be the gradients alone (list equality: identity of each placeholder).
-    if (program.eager or not program.deferrable or program.argument_writes or program.prints
+    if (program.eager or not program.deferrable or program.size > MAX_ELEMENTS or program.argument_writes
+            or program.prints
             or arrays != placeholders[1][1]):
         return False, True
     key = (program, positions)

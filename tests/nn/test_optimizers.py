@@ -305,3 +305,17 @@ def test_adam_weight_decay_takes_a_schedule_and_gives_groups_the_default_decay(m
         np.testing.assert_allclose(b2.asnumpy(), [-0.74652332], rtol=3e-5)
     finally:
         sporax.set_context(mode=sporax.PYNATIVE_MODE)
+
+
+def test_sgd_and_lazy_adam_refuse_a_weight_decay_schedule_as_mindspore():
+    # Recorded on MindSpore 2.10: SGD refuses a schedule also in a group; LazyAdam only as its own weight_decay.
+    w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
+    b = Parameter(Tensor(np.ones(1, np.float32)), name="b")
+    with pytest.raises(TypeError, match="For 'SGD', dynamic weight decay is currently not supported"):
+        nn.SGD([w, b], 0.1, weight_decay=_DecaySchedule())
+    with pytest.raises(TypeError, match="For 'SGD', dynamic weight decay is currently not supported"):
+        nn.SGD([{"params": [w], "weight_decay": _DecaySchedule()}, {"params": [b]}], 0.1)
+    with pytest.raises(TypeError, match="For 'LazyAdam', the type of 'weight_d"):
+        nn.LazyAdam([w, b], 0.1, weight_decay=_DecaySchedule())
+    nn.LazyAdam([{"params": [w], "weight_decay": _DecaySchedule()}, {"params": [b]}], 0.1)
+    nn.SGD([w, b], 0.1, weight_decay=0.1)

@@ -4,6 +4,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor, unwrap
+from sporax.nn.cell import Cell
 from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, documented
 from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_moments, adam_step,
                                           adam_weight_decay_step, rmsprop_rule)
@@ -268,6 +269,10 @@ class LazyAdam(Adam):
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        if isinstance(weight_decay, Cell):
+            # As MindSpore: a schedule is refused here, though a parameter group may still carry one.
+            raise TypeError(f"For 'LazyAdam', the type of 'weight_decay' should be 'float', but got type "
+                            f"'{type(weight_decay).__name__}'.")
         super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
                          loss_scale)
 

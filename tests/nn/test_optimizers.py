@@ -264,3 +264,58 @@ def test_adam_takes_one_minus_beta_in_float32_as_mindspore():
         (Tensor(np.array([0.014459201, 3e-4, -2e-6], np.float32)),))
     np.testing.assert_allclose(nesterov.asnumpy(), [-0.01799987256526947, -0.017994001507759094, 0.017142856493592262],
                                rtol=2e-7)
+
+
+class _DecaySchedule(nn.Cell):
+    """A weight-decay schedule: 0, 0.5, 2.0 at global steps 0, 1, 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.values = Tensor([0.0, 0.5, 2.0], sporax.float32)
+
+    def construct(self, global_step):
+        return self.values[global_step]
+
+
+@pytest.mark.parametrize("mode", [sporax.PYNATIVE_MODE, sporax.GRAPH_MODE])
+def test_adam_weight_decay_takes_a_schedule_and_gives_groups_the_default_decay(mode):
+    # Recorded on MindSpore 2.10 (CPU, both modes): AdamWeightDecay(lr=0.1) stepped 3 times with gradients
+    # [0.1, 0.2, -0.3] and [1.0]. A Cell weight_decay is read at each step (sporax raised TypeError); a group
+    # without 'weight_decay' decays with the optimizer's 0.25 (sporax used 0).
+    sporax.set_context(mode=mode)
+    try:
+        grads = (Tensor(np.array([0.1, 0.2, -0.3], np.float32)), Tensor(np.array([1.0], np.float32)))
+        w = Parameter(Tensor(np.array([1.0, -2.0, 3.0], np.float32)), name="w")
+        b = Parameter(Tensor(np.array([0.5], np.float32)), name="b")
+        optimizer = nn.AdamWeightDecay([w, b], learning_rate=0.1, weight_decay=_DecaySchedule())
+        recorded = [([0.68387008, -2.31617999, 3.31619668], [0.18378012]),
+                    ([0.22480957, -2.62528539, 3.57531714], [-0.25036138]),
+                    ([-0.31508878, -2.59520984, 3.35525036], [-0.6953069])]
+        for expected_w, expected_b in recorded:
+            optimizer(grads)
+            np.testing.assert_allclose(w.asnumpy(), expected_w, rtol=3e-5)
+            np.testing.assert_allclose(b.asnumpy(), expected_b, rtol=3e-5)
+        w2 = Parameter(Tensor(np.array([1.0, -2.0, 3.0], np.float32)), name="w2")
+        b2 = Parameter(Tensor(np.array([0.5], np.float32)), name="b2")
+        grouped = nn.AdamWeightDecay([{"params": [w2], "weight_decay": _DecaySchedule()}, {"params": [b2]}],
+                                     learning_rate=0.1, weight_decay=0.25)
+        for _ in range(3):
+            grouped(grads)
+        np.testing.assert_allclose(w2.asnumpy(), recorded[-1][0], rtol=3e-5)
+        np.testing.assert_allclose(b2.asnumpy(), [-0.74652332], rtol=3e-5)
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+
+
+def test_sgd_and_lazy_adam_refuse_a_weight_decay_schedule_as_mindspore():
+    # Recorded on MindSpore 2.10: SGD refuses a schedule also in a group; LazyAdam only as its own weight_decay.
+    w = Parameter(Tensor(np.ones(3, np.float32)), name="w")
+    b = Parameter(Tensor(np.ones(1, np.float32)), name="b")
+    with pytest.raises(TypeError, match="For 'SGD', dynamic weight decay is currently not supported"):
+        nn.SGD([w, b], 0.1, weight_decay=_DecaySchedule())
+    with pytest.raises(TypeError, match="For 'SGD', dynamic weight decay is currently not supported"):
+        nn.SGD([{"params": [w], "weight_decay": _DecaySchedule()}, {"params": [b]}], 0.1)
+    with pytest.raises(TypeError, match="For 'LazyAdam', the type of 'weight_d"):
+        nn.LazyAdam([w, b], 0.1, weight_decay=_DecaySchedule())
+    nn.LazyAdam([{"params": [w], "weight_decay": _DecaySchedule()}, {"params": [b]}], 0.1)
+    nn.SGD([w, b], 0.1, weight_decay=0.1)

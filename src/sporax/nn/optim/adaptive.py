@@ -3,7 +3,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.parameter import Parameter
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, unwrap
+from sporax.nn.cell import Cell
 from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, documented
 from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_moments, adam_step,
                                           adam_weight_decay_step, rmsprop_rule)
@@ -123,25 +124,28 @@ class AdamWeightDecay(Optimizer):
     """
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
-        super().__init__(learning_rate, params, 0.0)
+        super().__init__(learning_rate, params, weight_decay)
         _check_betas(beta1, beta2, eps, "AdamWeightDecay")
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
-        self._decoupled = [self._weight_decay_value(weight_decay)] * len(self.parameters)
-        if self.is_group:
-            self._decoupled = [group_decay for group_decay in self._decays]
-            self._decays = [0.0] * len(self.parameters)
-            self.exec_weight_decay = False
+        # The decay is decoupled (applied in the update, not added to the gradients); a group without its own
+        # 'weight_decay' takes the optimizer's, as in MindSpore.
+        self._decoupled = list(self._decays)
+        self._decays = [0.0] * len(self.parameters)
+        self.exec_weight_decay = False
         self.weight_decay = weight_decay
         self.moments1 = self.parameters.clone(prefix="adam_m", init="zeros")
         self.moments2 = self.parameters.clone(prefix="adam_v", init="zeros")
 
     def construct(self, gradients):
+        # As MindSpore: a weight-decay schedule (Cell) is read at this step, before the step advances.
+        decays = tuple(unwrap(decay(self.global_step)) if callable(decay) else decay if decay else None
+                       for decay in self._decoupled)
         gradients, rates = self._advance(gradients)
         for parameter, m, v, gradient, rate, decay, flag in zip(
-                self.parameters, self.moments1, self.moments2, gradients, rates, self._decoupled, self.decay_flags):
+                self.parameters, self.moments1, self.moments2, gradients, rates, decays, self.decay_flags):
             weight, new_m, new_v = adam_weight_decay_step(
                 parameter._value, m._value, v._value, rate._value, self.beta1, self.beta2, self.eps, gradient._value,
-                decay if (flag or self.is_group) and decay else None)
+                decay if flag or self.is_group else None)
             write(m, new_m, "AdamWeightDecay")
             write(v, new_v, "AdamWeightDecay")
             write(parameter, weight, "AdamWeightDecay")
@@ -265,6 +269,10 @@ class LazyAdam(Adam):
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        if isinstance(weight_decay, Cell):
+            # As MindSpore: a schedule is refused here, though a parameter group may still carry one.
+            raise TypeError(f"For 'LazyAdam', the type of 'weight_decay' should be 'float', but got type "
+                            f"'{type(weight_decay).__name__}'.")
         super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
                          loss_scale)
 

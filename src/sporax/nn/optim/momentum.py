@@ -60,6 +60,9 @@ class SGD(Optimizer):
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
                  nesterov=False, loss_scale=1.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if self.dynamic_weight_decay:
+            raise TypeError("For 'SGD', dynamic weight decay is currently not supported, the argument 'weight_decay' "
+                            "or 'weight_decay' set in grouped 'params' must be float or int type.")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("For 'SGD', nesterov needs momentum > 0 and dampening == 0.")
         self.momentum = _scalar(momentum, "momentum", "SGD")

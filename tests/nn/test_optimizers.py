@@ -206,6 +206,15 @@ def test_dynamic_lr_lists_match_mindspore():
     np.testing.assert_allclose(nn.warmup_lr(0.1, 6, 2, 2), [0.0, 0.0, 0.05, 0.05, 0.1, 0.1])
 
 
+
+def test_dynamic_lr_lists_equal_mindspores_floats_bit_for_bit():
+    """A script printing the list shows every float64 digit (recorded on MindSpore 2.10)."""
+    assert nn.natural_exp_decay_lr(0.1, 0.9, 6, 2, 2)[4] == 0.016529888822158657
+    assert nn.inverse_decay_lr(0.1, 0.9, 7, 1, 5) == [
+        0.1, 0.08474576271186442, 0.0735294117647059, 0.06493506493506494, 0.058139534883720936,
+        0.052631578947368425, 0.04807692307692308]
+    assert nn.inverse_decay_lr(0.37, 0.9, 7, 1, 5, True) == [0.37] * 5 + [0.19473684210526315] * 2
+
 def test_cosine_and_warmup_rates_are_mindspores_float32_values():
     """CosineDecayLR and WarmUpLR give MindSpore 2.10's Float32 rates bit for bit (recorded: each step of a
     Model.train through Momentum.get_lr): the cosine form and lr * step / warmup differed in the last digits

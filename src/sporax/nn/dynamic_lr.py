@@ -41,15 +41,17 @@ def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, 
 def natural_exp_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
     """``learning_rate * exp(-decay_rate * epoch)`` (epoch floored to multiples of decay_epoch with is_stair)."""
     _check(total_step, step_per_epoch, decay_epoch, "natural_exp_decay_lr")
-    return _by_epoch(total_step, step_per_epoch, lambda epoch: learning_rate * math.exp(-decay_rate * (
+    # math.e ** x, not math.exp(x): the two differ in the last float64 bit, and MindSpore uses the power.
+    return _by_epoch(total_step, step_per_epoch, lambda epoch: learning_rate * math.e ** (-decay_rate * (
         math.floor(epoch / decay_epoch) * decay_epoch if is_stair else epoch)))
 
 
 def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair=False):
     """``learning_rate / (1 + decay_rate * epoch / decay_epoch)`` per step."""
     _check(total_step, step_per_epoch, decay_epoch, "inverse_decay_lr")
-    return _by_epoch(total_step, step_per_epoch, lambda epoch: learning_rate / (1 + decay_rate * (
-        math.floor(epoch / decay_epoch) if is_stair else epoch / decay_epoch)))
+    # (decay_rate * epoch) / decay_epoch, in that order, to round as MindSpore does.
+    return _by_epoch(total_step, step_per_epoch, lambda epoch: learning_rate / (1 + (
+        decay_rate * math.floor(epoch / decay_epoch) if is_stair else decay_rate * epoch / decay_epoch)))
 
 
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch):

@@ -186,7 +186,7 @@ def test_weights_in_external_data_files(tmp_path):
 def test_damaged_file_is_a_clear_error(tmp_path):
     bad = tmp_path / "bad.mindir"
     bad.write_bytes(open(path("lenet5"), "rb").read()[:1000])
-    with pytest.raises(ValueError, match="bad.mindir"):
+    with pytest.raises(RuntimeError, match="bad.mindir"):  # MindSpore 2.10: RuntimeError "Load MindIR failed."
         ms.load(str(bad))
 
 
@@ -230,3 +230,25 @@ def test_constant_indices_of_a_gather_compile_into_one_program(recwarn):
     outputs = _run(nn.GraphCell(ms.load(path("constant_gather"))), inputs)
     assert not [w for w in recwarn if "eagerly" in str(w.message)]
     np.testing.assert_allclose(outputs[2].asnumpy(), expected[2])
+
+
+@pytest.mark.parametrize("arguments", [
+    [np.ones((2, 4), np.float32)],        # MindSpore 2.10: RuntimeError "... 'MatMul' the input dimensions ..."
+    [np.ones((2, 3), np.int32)],          # RuntimeError "For 'MatMul', the type of 'x2' should be same as 'x1'"
+    [np.ones((2, 3), np.float32), 1.0],   # RuntimeError "The input number of parameters is not Compatible."
+    [],
+])
+def test_graph_cell_on_wrong_inputs_raises_runtime_error(tmp_path, arguments):
+    """A script catching MindSpore's RuntimeError around a GraphCell call catches sporax's too."""
+    ms.export(nn.Dense(3, 2), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "dense"),
+              file_format="MINDIR")
+    cell = nn.GraphCell(ms.load(str(tmp_path / "dense.mindir")))
+    assert cell(ms.Tensor(np.ones((4, 3), np.float32))).shape == (4, 2)
+    with pytest.raises(RuntimeError, match="dense.mindir"):
+        cell(*[ms.Tensor(value) for value in arguments])
+
+
+def test_load_of_a_damaged_file_raises_runtime_error(tmp_path):
+    (tmp_path / "bad.mindir").write_bytes(b"garbage")  # MindSpore 2.10: RuntimeError "Load MindIR failed."
+    with pytest.raises(RuntimeError, match="bad.mindir: byte 0"):
+        ms.load(str(tmp_path / "bad.mindir"))

@@ -7,7 +7,7 @@ Example:
     (1, 10)
 """
 from sporax.core.tensor import Tensor
-from sporax.io.mindir.interpreter import Interpreter
+from sporax.io.mindir.interpreter import Interpreter, MindIRError
 from sporax.io.mindir.reader import read_model
 
 
@@ -27,7 +27,7 @@ class MindIRGraph:
         self.model, self.parameters = read_model(file_name, dec_key, dec_mode)
         try:
             self._interpreter = Interpreter(self.model, file_name)
-        except ValueError:
+        except (ValueError, MindIRError):
             raise
         except Exception as error:  # a damaged constant or graph: name the file, never a bare error
             raise ValueError(f"For 'load', {file_name}: the graph cannot be read ({type(error).__name__}: "

@@ -41,8 +41,9 @@ _ATTRIBUTE_ALIASES = {"format": "data_format"}
 _SKIPPED_ATTRIBUTES = {"input_names", "output_names", "side_effect_propagate"}
 
 
-class MindIRError(ValueError):
-    """A MindIR graph sporax cannot run; the message names the file, the node and the op."""
+class MindIRError(RuntimeError):
+    """A MindIR graph sporax cannot run, or that fails on its inputs; the message names the file, the node
+    and the op. A RuntimeError, as MindSpore 2.10's GraphCell raises for any failing node."""
 
 
 class _GraphRef:
@@ -179,7 +180,7 @@ class Interpreter:
     def run(self, parameters, inputs):
         """The main graph's output for Tensors ``parameters`` (file order) and ``inputs``."""
         if len(inputs) != len(self.main.inputs):
-            raise TypeError(f"For 'GraphCell' of {self.file_name}: the graph takes {len(self.main.inputs)} "
+            raise MindIRError(f"For 'GraphCell' of {self.file_name}: the graph takes {len(self.main.inputs)} "
                             f"inputs ({', '.join(name.split(':')[-1] for name in self.main.inputs)}), "
                             f"got {len(inputs)}.")
         scope = dict(self.constants)
@@ -276,7 +277,7 @@ class Interpreter:
             raise
         except (TypeError, ValueError, NotImplementedError) as error:
             raise self._error(node, f"sporax's {cls.__name__} failed: {error}",
-                              type(error) if not isinstance(error, ValueError) else MindIRError) from error
+                              NotImplementedError if isinstance(error, NotImplementedError) else MindIRError) from error
 
     def _attributes(self, node, primitive, cls, init_parameters):
         attributes = {}

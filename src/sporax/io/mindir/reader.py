@@ -53,10 +53,10 @@ def read_model(file_name, dec_key=None, dec_mode="AES-GCM"):
     try:
         model.ParseFromString(data)
     except (DecodeError, RuntimeError) as error:
-        raise ValueError(f"For 'load', {short}: byte 0: {error}. The file is truncated, encrypted "
+        raise RuntimeError(f"For 'load', {short}: byte 0: {error}. The file is truncated, encrypted "
                          "(pass dec_key) or is not a MindIR file.") from None
     if not model.HasField("graph"):
-        raise ValueError(f"For 'load', {short}: byte 0: no graph in the file. The file is truncated "
+        raise RuntimeError(f"For 'load', {short}: byte 0: no graph in the file. The file is truncated "
                          "or is not a MindIR file.")
     directory, cache, weights = os.path.dirname(os.path.abspath(file_name)), {}, {}
     for tensor in model.graph.parameter:

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from sporax import nn
+from sporax import nn, ops
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from tests.nn.helpers import check_gradient, oracle_layers
@@ -103,3 +103,23 @@ def test_avg_pool_rounds_up_in_valid_and_same_modes():
         nn.AvgPool2d(3, 2, padding=1)
     with pytest.raises(ValueError, match="ceil_mode"):
         nn.MaxPool2d(3, 2, ceil_mode=True)
+
+
+@pytest.mark.parametrize("shape, kernel, stride, output", [((1, 2, 1, 1), 2, 2, "1, 2, 0, 0"),
+                                                            ((1, 2, 3, 1), 2, 1, "1, 2, 2, 0")])
+def test_a_window_larger_than_the_input_is_refused_as_mindspore(shape, kernel, stride, output):
+    # MS 2.10 (PyNative and GRAPH, recorded): no empty output; mindearth's DgmrDiscriminator on a too-small frame
+    # hits this in an AvgPool.
+    x = Tensor(np.ones(shape, np.float32))
+    avg = r"^For 'AvgPool' op, H_out/W_out must be positive, but H_out/W_out is 0, please check input and parameters of op"
+    for pool in (ops.AvgPool(kernel, stride), nn.AvgPool2d(kernel, stride)):
+        with pytest.raises(RuntimeError, match=avg):
+            pool(x)
+    dims = ", ".join(map(str, shape))
+    mx = (rf"^For 'MaxPool', the each element of the output shape must be larger than 0, but got output shape: "
+          rf"\[const vector\]\{{{output}\}}\. The input shape: \[const vector\]\{{{dims}\}}, kernel size: "
+          rf"\[const vector\]\{{1, 1, {kernel}, {kernel}\}}, strides: \[const vector\]\{{1, 1, {stride}, {stride}\}}\.")
+    for pool in (ops.MaxPool(kernel, stride), nn.MaxPool2d(kernel, stride)):
+        with pytest.raises(ValueError, match=mx):
+            pool(x)
+    assert ops.AvgPool(kernel, stride, "same")(x).shape == shape == nn.MaxPool2d(kernel, stride, "same")(x).shape

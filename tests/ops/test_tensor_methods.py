@@ -455,3 +455,16 @@ def test_remainder_takes_the_divisor_by_its_older_name():
     np.testing.assert_array_equal(x.remainder(y).asnumpy(), [2.0, 1.0, 0.0])
     with pytest.raises(TypeError, match="remainder.*once"):
         x.remainder(y, divisor=y)
+
+
+def test_repeat_needs_a_repeat_per_dimension_as_mindspore():
+    # mindflow's DFT calls the NumPy form ``mat.repeat(n, 0)`` on a 3-D tensor: MS 2.10 (GRAPH) rejects it with
+    # this ValueError instead of tiling the last two dimensions; repeat(2, 1, 1) tiles (more repeats prepend axes).
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(1, 2, 3))
+    with pytest.raises(ValueError, match=r"^For repeat, number of items of repeats can not be smaller than the number "
+                       r"of dimensions of self tensor, but got repeats with 2 items and rank of self Tensor is 3\.$"):
+        x.repeat(2, 0)
+    with pytest.raises(ValueError, match="repeats with 1 items"):
+        sporax.jit(lambda t: t.repeat((4,)))(x)
+    check(x.repeat(2, 1, 1), np.tile(x.asnumpy(), (2, 1, 1)))
+    assert x.repeat(1, 2, 1, 1).shape == (1, 2, 2, 3)

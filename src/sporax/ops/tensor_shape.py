@@ -159,8 +159,15 @@ def tile(self, *reps, **kwargs):
 
 
 def repeat(self, *repeats):
-    """Repeat the whole tensor along each dimension (``x.repeat(2, 1)``, as ``torch.Tensor.repeat``)."""
-    return functional.tile(self, _shape_args(repeats, {}))
+    """Repeat the whole tensor along each dimension (``x.repeat(2, 1)``, as ``torch.Tensor.repeat``).
+
+    Unlike ``tile``, fewer repeats than dimensions is an error (NumPy-style ``x.repeat(n, axis)`` code hits it)."""
+    repeats = _shape_args(repeats, {})
+    if len(repeats) < self.ndim:
+        raise ValueError(f"For repeat, number of items of repeats can not be smaller than the number of dimensions "
+                         f"of self tensor, but got repeats with {len(repeats)} items and rank of self Tensor is "
+                         f"{self.ndim}.")
+    return functional.tile(self, repeats)
 
 
 def _new(fill):

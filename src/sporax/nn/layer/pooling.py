@@ -21,6 +21,7 @@ from sporax.nn.layer.conv import same_pads
 from sporax.ops.functional import pooling, sampling
 from sporax.ops import layer_forms
 from sporax.ops.functional.nan_orders import LAST, PROPAGATE
+from sporax.ops.functional.padded_pools import check_output_size
 from sporax.ops.functional.pooling import _max_pool, _max_pool_indices_kernel, _pool_window
 
 
@@ -162,6 +163,8 @@ class MaxPool2d(_Pool2d):
 
     def _pool(self, array):
         pads = self._pads(array.shape[2], array.shape[3])
+        if self.pad_mode != "PAD":
+            check_output_size("MaxPool", array, self._kernel, self._stride, pads)
         if self.return_indices:
             return _max_pool_indices_kernel(array, self._kernel, self._stride, pads, self._dilation)
         # MindSpore's kernels (nan_orders): MaxPool's fold for 'valid'/'same', NaN anywhere wins with 'pad'
@@ -214,6 +217,8 @@ class AvgPool2d(_Pool2d):
     def _pool(self, array):
         height, width = array.shape[2], array.shape[3]
         pads = self._pads(height, width)
+        if self.pad_mode != "PAD":
+            check_output_size("AvgPool", array, self._kernel, self._stride, pads)
         if self.divisor_override is not None:
             divisor = np.float64(self.divisor_override)
         elif (self.pad_mode == "VALID" and not self.ceil_mode) or \

@@ -55,6 +55,23 @@ def _mode_pads(name, array, kernel, strides, pad_mode, pad, ceil_mode, spatial):
     return tuple(lax.padtype_to_pads(array.shape[-spatial:], kernel, strides, mode))
 
 
+def check_output_size(name, array, kernel, strides, pads):
+    """MindSpore 2.10's refusal of a 2-d pool whose window does not fit: an empty output is an error, not a
+    zero-size tensor (AvgPool's RuntimeError, MaxPool's ValueError, with their wording)."""
+    out = [(size + low + high - k) // s + 1 for size, k, s, (low, high) in zip(array.shape[-2:], kernel, strides, pads)]
+    if min(out) > 0:
+        return
+    if name == "AvgPool":
+        raise RuntimeError("For 'AvgPool' op, H_out/W_out must be positive, but H_out/W_out is "
+                           f"{min(max(v, 0) for v in out)}, please check input and parameters of op")
+    vector = lambda values: "[const vector]{" + ", ".join(str(int(v)) for v in values) + "}"
+    raise ValueError(f"For '{name}', the each element of the output shape must be larger than 0, but got output shape: "
+                     f"{vector(tuple(array.shape[:-2]) + tuple(max(v, 0) for v in out))}. The input shape: "
+                     f"{vector(array.shape)}, kernel size: {vector((1, 1) + tuple(kernel))}, strides: "
+                     f"{vector((1, 1) + tuple(strides))}. Please check the official api documents for more "
+                     "information about the output.")
+
+
 def check_channels_first(name, data_format, expected, channels_last=False):
     """MindSpore 2.10's checks: the 3-D pools and convolutions take 'NCDHW' only; the 2-D ones refuse 'NHWC' on
     CPU (GPU-only; ``channels_last``: this op runs NHWC on the GPU target)."""
@@ -176,8 +193,9 @@ def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
     kernel, steps = pool_window("MaxPool", "kernel_size", kernel_size, 2), pool_window("MaxPool", "strides", strides, 2)
 
     def pool(array):
-        return _max_pool(array, kernel, steps, _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2),
-                         nan_rule=LAST)
+        pads = _mode_pads("MaxPool", array, kernel, steps, pad_mode, 0, False, 2)
+        check_output_size("MaxPool", array, kernel, steps, pads)
+        return _max_pool(array, kernel, steps, pads, nan_rule=LAST)
     return _channels_first(pool, x, data_format)
 
 
@@ -191,6 +209,7 @@ def avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
 
     def pool(array):
         pads = _mode_pads("AvgPool", array, kernel, steps, pad_mode, 0, False, 2)
+        check_output_size("AvgPool", array, kernel, steps, pads)
         return _avg_pool_kernel(array, kernel, steps, (1, 1), pads, True, False, 0)
     return _channels_first(pool, x, data_format)
 

@@ -279,13 +279,6 @@ SECOND_PASS = [
 ]
 
 
-@pytest.mark.parametrize("call, first_line", SECOND_PASS, ids=range(len(SECOND_PASS)))
-def test_second_pass_type_checks(call, first_line):
-    with pytest.raises(TypeError) as caught:
-        call()
-    assert str(caught.value).split("\n")[0] == first_line
-
-
 def test_what_those_type_checks_still_take():
     # recorded on MindSpore 2.10 CPU: Tensor.trace sums a Bool diagonal (Bool) and an Int32 one in Int64; an Int64
     # addcdiv truncates; linspace of a Float32 Tensor and a Python int; a Python number beside zeta's Tensor; cond
@@ -305,6 +298,9 @@ def test_what_those_type_checks_still_take():
 
 
 ZERO_D = Tensor(np.array(1.5, np.float32))
+SORT_0D = "For Sort, the check range left must be smaller than right number but got left: 0 and right: -1."
+DOT_RANKS = ("For \\'dot\\', the inputs x1, x2 should have \\'dimension >= 2\\',but got \\'len(x1_shape)\\': ({}) and "
+             "\\'len(x2_shape)\\': ({}).")
 
 
 @pytest.mark.parametrize("call, error, first_line", [
@@ -314,7 +310,14 @@ ZERO_D = Tensor(np.array(1.5, np.float32))
     (lambda: ops.diag_embed(ZERO_D), ValueError, "For 'diag_embed', 'dim1' must be in range of [-1, 0], but got -2."),
     (lambda: ops.swiglu(ZERO_D), ValueError, "For primitive[Swiglu], the dim must be in [0,0), but got -1."),
     (lambda: ops.trace(ZERO_D), RuntimeError, "For Primitive[Trace], the rank of the input must be 2, but got 0!"),
-], ids=["matrix_norm", "diag_embed", "swiglu", "trace"])
+    (lambda: ops.sort(ZERO_D), ValueError, SORT_0D),
+    (lambda: ops.argsort(ZERO_D), ValueError, SORT_0D),
+    (lambda: ZERO_D.sort(), ValueError, SORT_0D),
+    (lambda: ZERO_D.argsort(descending=True), ValueError, SORT_0D),
+    (lambda: ops.dot(ZERO_D, ZERO_D), ValueError, DOT_RANKS.format(0, 0)),
+    (lambda: ZERO_D.dot(ZERO_D), ValueError, DOT_RANKS.format(0, 0)),
+], ids=["matrix_norm", "diag_embed", "swiglu", "trace", "sort", "argsort", "method-sort", "method-argsort", "dot",
+        "method-dot"])
 def test_zero_d_inputs_raise_as_mindspore(call, error, first_line):
     with pytest.raises(error) as caught:
         call()
@@ -346,3 +349,159 @@ def test_mint_leaky_relu_takes_floats_where_ops_scales_integers(dtype, got):
     assert str(caught.value).split("\n")[0] == ("For primitive[LeakyReLUExt], the input argument[input_x] must be a "
                                                 f"type of {{BFloat16, Float16, Float32, Float64}}, but got {got}.")
     assert ops.leaky_relu(_tensor([-3, 2], np.int32), 0.5).asnumpy().tolist() == [0, 2]
+
+
+@pytest.mark.parametrize("first, second, error, first_line", [
+    # recorded on MindSpore 2.10 CPU, a fresh process each: ops.dot takes Float16/Float32 Tensors of one dtype, both
+    # at least 2-D (sporax also computes Float64)
+    ((3,), (3,), ValueError, DOT_RANKS.format(1, 1)),
+    ((2, 3), (3,), ValueError, DOT_RANKS.format(2, 1)),
+    ((2, 3), np.float32(1.5), ValueError, DOT_RANKS.format(2, 0)),
+    ((2, 3, np.int32), (3, 2, np.int32), TypeError,
+     "The 'x1' doesn't support 'Int32' and expect to receive [mindspore.float16, mindspore.float32]."),
+    ((2, 3, np.bool_), (3, 2, np.bool_), TypeError,
+     "The 'x1' doesn't support 'Bool' and expect to receive [mindspore.float16, mindspore.float32]."),
+    ((2, 3), (3, 2, np.int32), TypeError,
+     "The 'x2' doesn't support 'Int32' and expect to receive [mindspore.float16, mindspore.float32]."),
+    ((3,), (3, np.float16), TypeError,
+     "For \\'dot\\', the inputs must be the same type, but got x1_type: Float32 and x2_type: Float16."),
+], ids=["vectors", "matrix-vector", "matrix-0d", "int32", "bool", "int32-other", "float32-float16"])
+def test_dot_takes_float_matrices(first, second, error, first_line):
+    def operand(shape):
+        if not isinstance(shape, tuple):
+            return Tensor(np.array(shape))
+        dtype = shape[-1] if isinstance(shape[-1], type) else np.float32
+        return Tensor(np.ones([size for size in shape if not isinstance(size, type)], dtype))
+
+    x, y = operand(first), operand(second)
+    for call in (ops.dot, lambda a, b: a.dot(b)):
+        with pytest.raises(error) as caught:
+            call(x, y)
+        assert str(caught.value).split("\n")[0] == first_line
+
+
+def test_dot_values_and_mint_dot_of_vectors():
+    # recorded on MindSpore 2.10 CPU: ops.dot of (2, 3) and (2, 3, 2) Float16 ones is 3.0 in shape (2, 2, 2);
+    # mint.dot (Dot; no CPU kernel in MindSpore 2.10) is the dot product of two vectors
+    result = ops.dot(Tensor(np.ones((2, 3), np.float16)), Tensor(np.ones((2, 3, 2), np.float16)))
+    assert str(result.dtype) == "Float16" and result.shape == (2, 2, 2) and (result.asnumpy() == 3.0).all()
+    vector = Tensor(np.array([1.0, 2.0], np.float32))
+    assert mint.dot(vector, Tensor(np.array([3.0, 4.0], np.float32))).asnumpy().item() == 11.0
+    with pytest.raises(ValueError, match="must be a 1-D tensor"):
+        mint.dot(Tensor(np.ones((2, 2), np.float32)), Tensor(np.ones((2, 2), np.float32)))
+
+
+def test_meshgrid_of_0d_inputs_gives_length_one_axes():
+    # recorded on MindSpore 2.10 CPU: a 0-d input is one point
+    scalar, vector = Tensor(np.float32(1.5)), Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    for grids, expected in (
+            (ops.meshgrid(scalar, Tensor(np.float32(2.5))), ([[1.5]], [[2.5]])),
+            (ops.meshgrid(scalar, vector), ([[1.5], [1.5], [1.5]], [[1.0], [2.0], [3.0]])),
+            (ops.meshgrid(scalar, vector, indexing="ij"), ([[1.5, 1.5, 1.5]], [[1.0, 2.0, 3.0]])),
+            (mint.meshgrid(scalar, vector), ([[1.5, 1.5, 1.5]], [[1.0, 2.0, 3.0]])),
+            (ops.meshgrid(scalar), ([1.5],))):
+        assert [grid.asnumpy().tolist() for grid in grids] == list(expected)
+
+
+def test_clip_by_global_norm_gives_0d_tensors_one_axis():
+    # recorded on MindSpore 2.10 CPU: Float32 (1,) [0.6] and (1,) [0.8]; a lone 0-d Tensor gives (1,) [1.0]
+    clipped = ops.clip_by_global_norm((Tensor(np.float32(3.0)), Tensor(np.array([4.0], np.float32))), 1.0)
+    assert [item.shape for item in clipped] == [(1,), (1,)]
+    np.testing.assert_allclose([item.asnumpy()[0] for item in clipped], [0.6, 0.8], rtol=1e-6)
+    clipped = ops.clip_by_global_norm(Tensor(np.float32(3.0)), 1.0)
+    assert clipped.shape == (1,) and clipped.asnumpy().tolist() == [1.0]
+    clipped = ops.clip_by_global_norm((Tensor(np.float32(3.0)), Tensor(np.ones((2, 2), np.float32))), 1.0)
+    assert clipped[1].shape == (2, 2)
+    np.testing.assert_allclose(clipped[0].asnumpy(), [0.8320503], rtol=1e-6)
+
+
+INTS = _tensor([1, 2], np.int32)
+FLOATS32 = _tensor([0.2, 0.7], np.float32)
+BCE_INPUT = "For Primitive[BinaryCrossEntorpy], the type of the input must be [Float16, Float32, BFloat16], but got {}!"
+BCE_LOGITS = ("For primitive[BCEWithLogitsLoss], the input argument[{}] must be a type of {{BFloat16, Float16, "
+              "Float32}}, but got Int32.")
+RELU6 = ("For primitive[ReLU6], the input argument[input_x] must be a type of {{Tensor[Float16], Tensor[Float32]}}, "
+         "but got Tensor[{}].")
+NANMEAN = "For 'nanmean', input should be floating point dtype, but got <class 'mindspore.common.tensor.Tensor'>."
+COUNTED = ("The 'input x' doesn't support 'Bool' and expect to receive (mindspore.int8, mindspore.int16, "
+           "mindspore.int32, mindspore.int64, mindspore.uint8, mindspore.uint16, mindspore.uint32, mindspore.uint64, "
+           "mindspore.float16, "
+           "mindspore.float32, mindspore.float64, mindspore.bfloat16, mindspore.complex64, mindspore.complex128, "
+           "mindspore.int4, mindspore.float8_e4m3fn, mindspore.float8_e5m2, mindspore.hifloat8).")
+LOG_ADD = "For {}, the dtype of 'input' and 'other' must be float,but got {} and {}."
+THIRD_PASS = [
+    # (call, first line of MindSpore 2.10's TypeError), each recorded on MindSpore 2.10 CPU in a fresh process
+    (lambda: ops.binary_cross_entropy(INTS, INTS), BCE_INPUT.format("Int32")),
+    (lambda: ops.binary_cross_entropy(BOOLS, BOOLS), BCE_INPUT.format("Bool")),
+    (lambda: ops.binary_cross_entropy(INTS, FLOATS32), BCE_INPUT.format("Int32")),
+    (lambda: mint.nn.functional.binary_cross_entropy(INTS, INTS), BCE_INPUT.format("Int32")),
+    (lambda: ms.nn.BCELoss()(INTS, INTS), BCE_INPUT.format("Int32")),
+    (lambda: ops.BinaryCrossEntropy()(INTS, INTS, None), BCE_INPUT.format("Int32")),
+    (lambda: ops.binary_cross_entropy(FLOATS32, INTS), "For primitive[BinaryCrossEntorpy], the input and target should "
+                                                       "have same type, but got: Float32 and Int32."),
+    (lambda: ops.binary_cross_entropy(FLOATS32, FLOATS32.astype(ms.float16)),
+     "For primitive[BinaryCrossEntorpy], the input and target should have same type, but got: Float32 and Float16."),
+    (lambda: ops.binary_cross_entropy(FLOATS32, FLOATS32, INTS), "For primitive[BinaryCrossEntorpy], the input and "
+                                                                 "weight should have same type, but got: Float32 and "
+                                                                 "Int32."),
+    (lambda: ops.binary_cross_entropy_with_logits(INTS, INTS, INTS, INTS), BCE_LOGITS.format("input")),
+    (lambda: ops.binary_cross_entropy_with_logits(FLOATS32, INTS, FLOATS32, FLOATS32), BCE_LOGITS.format("target")),
+    (lambda: ops.binary_cross_entropy_with_logits(FLOATS32, FLOATS32, INTS, FLOATS32), BCE_LOGITS.format("weight")),
+    (lambda: ops.binary_cross_entropy_with_logits(FLOATS32, FLOATS32, FLOATS32, INTS), BCE_LOGITS.format("pos_weight")),
+    (lambda: ms.nn.BCEWithLogitsLoss()(INTS, INTS), BCE_LOGITS.format("input")),
+    (lambda: mint.nn.functional.binary_cross_entropy_with_logits(FLOATS32, INTS), BCE_LOGITS.format("target")),
+    (lambda: ops.BCEWithLogitsLoss()(INTS, INTS, INTS, INTS), BCE_LOGITS.format("input")),
+    (lambda: ops.relu6(INTS), RELU6.format("Int32")),
+    (lambda: ops.relu6(BOOLS), RELU6.format("Bool")),
+    (lambda: ops.relu6(_tensor([-1, 7], np.int8)), RELU6.format("Int8")),
+    (lambda: ops.ReLU6()(INTS), RELU6.format("Int32")),
+    (lambda: ms.nn.ReLU6()(INTS), RELU6.format("Int32")),
+    (lambda: ops.nanmean(INTS), NANMEAN),
+    (lambda: ops.nanmean(BOOLS), NANMEAN),
+    (lambda: ops.nanmean(INTS, 0, True), NANMEAN),
+    (lambda: INTS.nanmean(), NANMEAN),
+    (lambda: ops.count_nonzero(BOOLS), COUNTED),
+    (lambda: ops.count_nonzero(BOOLS, 0), COUNTED),
+    (lambda: BOOLS.count_nonzero(), COUNTED),
+    (lambda: ops.logaddexp(INTS, INTS), LOG_ADD.format("logaddexp", "Int32", "Int32")),
+    (lambda: ops.logaddexp(BOOLS, BOOLS), LOG_ADD.format("logaddexp", "Bool", "Bool")),
+    (lambda: ops.logaddexp(FLOATS32, INTS), LOG_ADD.format("logaddexp", "Float32", "Int32")),
+    (lambda: INTS.logaddexp(INTS), LOG_ADD.format("logaddexp", "Int32", "Int32")),
+    (lambda: ops.logaddexp2(INTS, INTS), LOG_ADD.format("logaddexp2", "Int32", "Int32")),
+    (lambda: INTS.logaddexp2(INTS), LOG_ADD.format("logaddexp2", "Int32", "Int32")),
+    (lambda: ops.logaddexp(FLOATS32, 2), "For logaddexp, the other must be a Tensor, but got <class 'int'>."),
+    (lambda: ops.logaddexp(INTS, 2.0), "For logaddexp, the other must be a Tensor, but got <class 'float'>."),
+    (lambda: mint.logaddexp(INTS, INTS), "For primitive[LogAddExp], the input argument [input] must be a type of "
+                                         "{Float16, Float32, BFloat16}, but got Int32."),
+    (lambda: mint.logaddexp(BOOLS, BOOLS), "For primitive[LogAddExp], the input argument [input] must be a type of "
+                                           "{Float16, Float32, BFloat16}, but got Bool."),
+    (lambda: ops.copysign(BOOLS, BOOLS), "copysign does not accept dtype bool."),
+    (lambda: ops.copysign(BOOLS[:2], FLOATS32), "copysign does not accept dtype bool."),
+    (lambda: ops.copysign(BOOLS, -1.0), "copysign does not accept dtype bool."),
+    (lambda: BOOLS.copysign(BOOLS), "copysign does not accept dtype bool."),
+]
+
+
+@pytest.mark.parametrize("call, first_line", SECOND_PASS + THIRD_PASS,
+                         ids=[f"second-{index}" for index in range(len(SECOND_PASS))] +
+                             [f"third-{index}" for index in range(len(THIRD_PASS))])
+def test_type_checks_recorded(call, first_line):
+    with pytest.raises(TypeError) as caught:
+        call()
+    assert str(caught.value).split("\n")[0] == first_line
+
+
+def test_what_the_third_pass_checks_still_take():
+    # recorded on MindSpore 2.10 CPU: copysign of Int32 by Int32 or by Bool gives Float32; logaddexp of Float32 and
+    # Float16 gives Float32; nanmean of Float16 stays Float16; count_nonzero of Int32 counts in Int32
+    result = ops.copysign(_tensor([1, 2], np.int32), _tensor([-1, 2], np.int32))
+    assert str(result.dtype) == "Float32" and result.asnumpy().tolist() == [-1.0, 2.0]
+    result = ops.copysign(FLOATS32, BOOLS[:2])
+    assert str(result.dtype) == "Float32" and result.asnumpy().tolist() == pytest.approx([0.2, 0.7])
+    result = ops.logaddexp(_tensor([1.0, 2.0], np.float32), _tensor([1.0, 2.0], np.float16))
+    assert str(result.dtype) == "Float32"
+    np.testing.assert_allclose(result.asnumpy(), [1.6931472, 2.6931472], rtol=1e-6)
+    result = ops.nanmean(_tensor([1, 2, 3], np.float16))
+    assert str(result.dtype) == "Float16" and result.asnumpy().item() == 2.0
+    result = ops.count_nonzero(_tensor([1, 0, 3], np.int32))
+    assert str(result.dtype) == "Int32" and result.asnumpy().item() == 2

@@ -328,7 +328,8 @@ def test_sort_topk_gather_index():
     check(x.nonzero(), np.argwhere(B))
     check(Tensor(np.array([3, 1, 3])).unique(), [1, 3])
     check(x.softmax(0), np.exp(B) / np.exp(B).sum(0, keepdims=True))
-    check(Tensor([1.0, 2.0]).dot(Tensor([3.0, 4.0])), 11.0)
+    # MindSpore 2.10's Tensor.dot takes matrices (vectors are its ValueError); mint.dot takes vectors
+    check(Tensor([[1.0, 2.0]]).dot(Tensor([[3.0], [4.0]])), [[11.0]])
 
 
 def test_in_place_methods_rebind_the_slot():

@@ -10,10 +10,10 @@ their ``ops.functional`` modules; the rest are thin adapters that call entries (
 from sporax.ops import (
     abs, acos, acosh, addcdiv, addmm, arange, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
     argmax, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_or, bitwise_xor, broadcast_to, ceil, clamp,
-    cos, cosh, cross, cumprod, div, divide, dot, dstack, einsum, eq, erf, erfc, erfinv,
+    cos, cosh, cross, cumprod, div, divide, dstack, einsum, eq, erf, erfc, erfinv,
     exp, exp2, expm1, eye, flip, float_power, floor, floor_divide, fmod, full, full_like, greater,
     greater_equal, gt, hstack, isclose, isfinite, isinf, isneginf, le, lerp, less, less_equal, log, log10,
-    log1p, log2, logaddexp, logaddexp2, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
+    log1p, log2, logaddexp2, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
     masked_select, matmul, maximum, minimum, mm, mul, nan_to_num, ne, neg, negative, nonzero, not_equal,
     ones_like, outer, pow, ravel, reciprocal, remainder, reshape, roll, round, rsqrt, sigmoid, sign, sin, sinc,
     sinh, square, sum, swapaxes, t, take, tan, tanh, tile, trace, tril, triu, unbind, unique_consecutive,
@@ -24,7 +24,7 @@ from sporax.mint.elementwise import allclose, item
 from sporax.mint.reduction import bincount, max, median, min, norm
 from sporax.mint.products import conv_tbc
 from sporax.ops.functional.solve import triangular_solve
-from sporax.ops.functional.linalg_products import vdot
+from sporax.ops.functional.linalg_products import dot_ext as dot, vdot
 from sporax.ops.functional.order_statistics import kthvalue
 from sporax.mint.random import multinomial, randint, randint_like
 from sporax.ops.functional.normalization import (

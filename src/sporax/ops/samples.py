@@ -39,7 +39,8 @@ def _numpy_dtype(name):
 
 def binary(low=-4.0, high=4.0, other=None, shapes=BINARY_SHAPES, scalar=1.5, ties=False, integral=False,
            integer=False):
-    """Two operands per pair of ``shapes`` (broadcastable), then a Tensor beside the Python number ``scalar``.
+    """Two operands per pair of ``shapes`` (broadcastable), then a Tensor beside the Python number ``scalar`` (None:
+    no such sample, for ops that take two Tensors alone).
 
     ``other`` is ``(low, high)`` of the second operand (default: the first's range), e.g. away from
     zero for a divisor. ``ties`` copies every other value of the first operand into the second (and
@@ -66,6 +67,8 @@ def binary(low=-4.0, high=4.0, other=None, shapes=BINARY_SHAPES, scalar=1.5, tie
             if ties and first.shape == second.shape:
                 second.flat[::2] = first.flat[::2]
             samples.append(Sample((first, second)))
+        if scalar is None:
+            return samples
         first = operand(shapes[0][0], dtype, low, high, len(shapes))
         if ties:
             first.flat[0] = scalar

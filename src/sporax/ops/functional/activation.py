@@ -4,7 +4,7 @@ Each activation is one op-table entry (``sporax.ops.op_table``): the kernel belo
 Primitive, Tensor-method, ``mint`` and Cell names, its samples and a NumPy reference. The
 functional op, ``ops.Mish()``, ``nn.Mish`` ... are generated from the entry and run its kernel.
 Float activations keep the input's float dtype (Float16 stays Float16) and reject integer inputs
-with a TypeError, as MindSpore does; ``relu``/``relu6`` also take integer tensors.
+with a TypeError, as MindSpore does; ``relu`` also takes integer tensors.
 
 Example:
     >>> from sporax import ops, Tensor
@@ -22,7 +22,7 @@ from sporax.ops.face_inputs import accepting, float_input  # noqa: F401 (loss.py
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.functional.kernel_rounding import exact_divide, float16_softmax
-from sporax.ops.op_table import (ANY, FLOAT_NUMBER, INEXACT, INT_TUPLE, NUMBER, TO_FLOAT, CellSpec, Distribution,
+from sporax.ops.op_table import (ANY, FLOAT, FLOAT_NUMBER, INEXACT, INT_TUPLE, NUMBER, TO_FLOAT, CellSpec, Distribution,
                                   Sample, op, spelling)
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
@@ -126,13 +126,17 @@ def relu(input, inplace=False):
     return relu_array(input)
 
 
-@op(inputs="x", dtypes=ANY, primitive="ReLU6", cells=(CellSpec("ReLU6"),), position_wise=True,
-    samples=unary(-2.0, 8.0, avoid=(0.0, 6.0)), reference=lambda x: np.clip(x, 0, 6))
+# MindSpore 2.10's ReLU6 takes Float16/Float32 (sporax also computes Float64 and BFloat16); Int and Bool are its
+# TypeError (mint.nn.functional.relu6 is hardtanh's)
+_RELU6_INPUT = accepting(("BFloat16", "Float16", "Float32", "Float64"), "For primitive[ReLU6], the input "
+                         "argument[input_x] must be a type of {{Tensor[Float16], Tensor[Float32]}}, but got "
+                         "Tensor[{got}].")
+
+
+@op(inputs="x", dtypes=FLOAT, input_dtypes={"x": _RELU6_INPUT}, primitive="ReLU6", cells=(CellSpec("ReLU6"),),
+    position_wise=True, samples=unary(-2.0, 8.0, avoid=(0.0, 6.0)), reference=lambda x: np.clip(x, 0, 6))
 def relu6(x):
-    """``min(max(x, 0), 6)``."""
-    if x.dtype.kind == "c":
-        raise TypeError(f"For 'relu6', 'x' must be a real number Tensor (complex numbers have no order), "
-                        f"but got {x.dtype}.")
+    """``min(max(x, 0), 6)`` of a float Tensor."""
     return relu6_array(x)
 
 

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.dtype import from_numpy_dtype
-from sporax.ops._dispatch import describe, scalar_result_dtype
+from sporax.ops._dispatch import array_of, describe, scalar_result_dtype
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.op_table import (
     BINARY, BINARY_TO_FLOAT, FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
@@ -266,14 +266,15 @@ divide = div
 
 
 def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
-                     method=True, inputs=("input", "other"), grad_check=True, aliases=()):
+                     method=True, inputs=("input", "other"), grad_check=True, aliases=(), value_check=None):
     """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``inputs``, promoted
     as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method and its
-    ``mint`` function, unless ``method``/``mint`` is False, are ``name``."""
+    ``mint`` function, unless ``method``/``mint`` is False, are ``name``; ``value_check`` is the entry's (it sees
+    the operands before their promotion)."""
     return function_op(name, compute, doc, module=__name__, inputs=inputs,
                        dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive,
                        method=name if method else None, mint=name if mint else (), samples=samples,
-                       reference=reference, grad_check=grad_check, aliases=aliases)
+                       reference=reference, grad_check=grad_check, aliases=aliases, value_check=value_check)
 
 
 true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
@@ -434,13 +435,53 @@ hypot = _binary_function("hypot", _hypot, np.hypot, "Return ``sqrt(input**2 + ot
                          "or Float64 common dtype (``int32`` beside ``float32`` gives Float32).",
                          samples=without(("float16", "bfloat16"), binary()),
                          primitive="Hypot", mint=False)
-logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
-                             "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
-logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
-                              "Return ``log2(2**input + 2**other)`` without overflow.", to_float=True)
+def _tensor_operand(op_name, arg_name, value):
+    """The array of a Tensor operand of ``logaddexp``/``logaddexp2``: a Python number is MindSpore 2.10's
+    TypeError (they take two Tensors)."""
+    if isinstance(value, (bool, int, float)):
+        raise TypeError(f"For {op_name}, the {arg_name} must be a Tensor, but got {type(value)}.\nFor '{op_name}', "
+                        f"'{arg_name}' must be a Tensor, e.g. Tensor({value!r}, mindspore.float32).")
+    return array_of(op_name, arg_name, value)
+
+
+def _log_add(name, compute):
+    """The kernel of ``logaddexp``/``logaddexp2``: two float Tensors (an Int or Bool one is MindSpore 2.10's
+    TypeError naming both dtypes), in their common dtype."""
+
+    def kernel(input, other):
+        if not all(array.dtype.kind == "f" or array.dtype.name == "bfloat16" for array in (input, other)):
+            raise TypeError(f"For {name}, the dtype of 'input' and 'other' must be float,but got "
+                            f"{from_numpy_dtype(input.dtype)} and {from_numpy_dtype(other.dtype)}.\nFor '{name}', "
+                            "cast integer or Bool Tensors first, e.g. x.astype(mindspore.float32).")
+        return compute(input, other)
+
+    return kernel
+
+
+# mint.logaddexp runs LogAddExp, whose check of 'input' names its own dtypes (MindSpore 2.10 also refuses Float64;
+# sporax computes it)
+_LOG_ADD_EXP_INPUT = accepting(("BFloat16", "Float16", "Float32", "Float64"), "For primitive[LogAddExp], the input "
+                               "argument [input] must be a type of {{Float16, Float32, BFloat16}}, but got {got}.",
+                               keep=True)
+_TWO_TENSORS = {"input": _tensor_operand, "other": _tensor_operand}
+logaddexp = function_op("logaddexp", _log_add("logaddexp", jnp.logaddexp),
+                        "Return ``log(exp(input) + exp(other))`` without overflow, of two float Tensors.",
+                        module=__name__, inputs=("input", "other"), dtypes=FLOAT, input_dtypes=_TWO_TENSORS,
+                        method="logaddexp", samples=binary(scalar=None), reference=np.logaddexp,
+                        mint=spelling("logaddexp", "input, other", readers={"input": _LOG_ADD_EXP_INPUT}))
+logaddexp2 = function_op("logaddexp2", _log_add("logaddexp2", jnp.logaddexp2),
+                         "Return ``log2(2**input + 2**other)`` without overflow, of two float Tensors.",
+                         module=__name__, inputs=("input", "other"), dtypes=FLOAT, input_dtypes=_TWO_TENSORS,
+                         method="logaddexp2", mint="logaddexp2", samples=binary(scalar=None), reference=np.logaddexp2)
+def _check_copysign(x, other):
+    if getattr(x, "dtype", None) == np.bool_:  # MindSpore 2.10's copysign refuses a Bool x (a Bool other is taken)
+        raise TypeError("copysign does not accept dtype bool.\nFor 'copysign', 'x' must be a number Tensor, but got "
+                        "a Bool one; cast it first, e.g. x.astype(mindspore.float32).")
+
+
 copysign = _binary_function("copysign", jnp.copysign, np.copysign,
                             "Return the magnitude of ``x`` with the sign of ``other``.", to_float=True, mint=False,
-                            inputs=("x", "other"))
+                            inputs=("x", "other"), value_check=_check_copysign)
 @jax.custom_jvp
 def _xlogy(input, other):
     # MindSpore 2.10's kernel is the plain product: xlogy(0, 0) and xlogy(0, inf) are NaN there, not 0

@@ -344,12 +344,14 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
 
 def _grid_axes(op_name, arg_name, value):
     """The reader of ``meshgrid``'s ``*inputs`` (given as one tuple): the 1-d arrays, from the Tensors or
-    from one tuple or list of them."""
+    from one tuple or list of them; a 0-d Tensor is one point (MindSpore 2.10 gives it a length-1 axis)."""
     if len(value) == 1 and isinstance(value[0], (tuple, list)):
         value = tuple(value[0])
     arrays = tuple(array_of(op_name, f"{arg_name}[{index}]", item) for index, item in enumerate(value))
+    arrays = tuple(array.reshape(1) if array.ndim == 0 else array for array in arrays)  # 0-d: one point, as MindSpore
     if any(array.ndim != 1 for array in arrays):
-        raise ValueError(f"For '{op_name}', every input must be 1-d, but got shapes {[a.shape for a in arrays]}.")
+        raise ValueError(f"For '{op_name}', every input must be 1-d (or 0-d), but got shapes "
+                         f"{[a.shape for a in arrays]}.")
     return arrays
 
 

@@ -19,8 +19,8 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import promote_types
 from sporax.ops.functional.complex_gradients import conjugate_gradient
-from sporax.ops.face_inputs import NUMBERS, primitive_check
-from sporax.ops.op_table import ANY, Sample, function_op, op
+from sporax.ops.face_inputs import NUMBERS, accepting, primitive_check
+from sporax.ops.op_table import ANY, FLOAT, Sample, function_op, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype, sequences, with_settings, without
 
@@ -194,15 +194,43 @@ def _dot(a, b):
 
 
 def _numpy_dot(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    if a.ndim <= 2 and b.ndim <= 2:
-        return np.dot(a, b)
     # NumPy's own N-d dot contracts the same axes (last of a, second-to-last of b)
-    return np.dot(a, b) if b.ndim > 1 else np.tensordot(a, b, axes=([-1], [0]))
-dot = _product_op(
-    "dot", _dot, "Dot product over the last axis of ``input`` and the second-to-last of ``other``.",
-    ((2, 3), (3, 2), (2, 2)),
-    method="dot", mint="dot", samples=operands(((3, 4), (4, 2)), ((4,), (4,)), ((2, 3, 4), (2, 4, 3))),
+    return np.dot(np.asarray(a), np.asarray(b))
+
+
+def _dot_operand(argument):
+    """The reader of one ``ops.dot`` operand: a float Tensor, else MindSpore 2.10's TypeError naming ``argument``
+    (``x1``/``x2``). MindSpore also refuses Float64; sporax computes it."""
+    return accepting(("Float16", "Float32", "Float64"), f"The '{argument}' doesn't support '{{got}}' and expect to "
+                                                       "receive [mindspore.float16, mindspore.float32].", keep=True)
+
+
+def _checked_dot(input, other):
+    # MindSpore 2.10's ops.dot (and Tensor.dot): one float dtype, then both operands at least 2-D
+    if input.dtype != other.dtype:
+        names = [mstype.from_numpy_dtype(array.dtype) for array in (input, other)]
+        raise TypeError(f"For \\'dot\\', the inputs must be the same type, but got x1_type: {names[0]} and x2_type: "
+                        f"{names[1]}.\nFor 'dot', cast one operand first, e.g. other.astype(input.dtype).")
+    if input.ndim < 2 or other.ndim < 2:
+        raise ValueError(f"For \\'dot\\', the inputs x1, x2 should have \\'dimension >= 2\\',but got "
+                         f"\\'len(x1_shape)\\': ({input.ndim}) and \\'len(x2_shape)\\': ({other.ndim}).\nFor "
+                         "'dot', 'input' and 'other' must both be at least 2-D; for vectors use ops.inner or "
+                         "mint.dot.")
+    return _product("dot", _dot, input, other)
+
+
+dot = function_op(
+    "dot", _checked_dot, """Dot product over the last axis of ``input`` and the second-to-last of ``other``: two float
+    Tensors of one dtype, each at least 2-D (as MindSpore 2.10's ``ops.dot``; ``mint.dot`` takes two vectors).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.dot(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2), np.float32))).shape
+        (2, 2)
+    """, module=__name__, inputs=("input", "other"), dtypes=FLOAT, method="dot",
+    input_dtypes={"input": _dot_operand("x1"), "other": _dot_operand("x2")},
+    samples=without(("bfloat16",), operands(((3, 4), (4, 2)), ((2, 3, 4), (2, 4, 3)), ((2, 3), (2, 3, 4)))),
     reference=_numpy_dot)
 inner = _product_op(
     "inner", jnp.inner, "Inner product over the last axes of ``input`` and ``other``.", ((2, 3), (4, 3), (2, 4)),

@@ -413,6 +413,29 @@ def einsum_ext(equation, *operands):
     return linalg.einsum(equation, *operands)
 
 
+def _vectors(op_name, *arrays):
+    for name, array in zip(("input", "other"), arrays):
+        if array.ndim != 1:
+            raise ValueError(f"For '{op_name}', '{name}' must be a 1-D tensor, but got shape {tuple(array.shape)}.")
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"For '{op_name}', 'input' and 'other' must have the same length, but got shapes "
+                         f"{tuple(arrays[0].shape)} and {tuple(arrays[1].shape)}.")
+    return _promoted(*arrays)
+
+
+@op(inputs=("input", "other"), dtypes=ANY, mint="dot", samples=operands(((4,), (4,)), ((1,), (1,))),
+    reference=np.dot)
+def dot_ext(input, other):
+    """The dot product of two 1-D tensors (``mint.dot``, MindSpore's ``Dot``; ``ops.dot`` multiplies matrices).
+
+    Example:
+        >>> from sporax import Tensor, mint
+        >>> mint.dot(Tensor([1.0, 2.0]), Tensor([3.0, 4.0])).asnumpy().item()
+        11.0
+    """
+    return jnp.dot(*_vectors("dot", input, other))
+
+
 @op(inputs=("input", "other"), dtypes=ANY, primitive="Vdot", mint="vdot",
     samples=operands(((4,), (4,)), ((1,), (1,))), reference=np.vdot)
 def vdot(input, other):
@@ -423,7 +446,4 @@ def vdot(input, other):
         >>> mint.vdot(Tensor([1.0, 2.0]), Tensor([3.0, 4.0])).asnumpy().item()
         11.0
     """
-    for name, array in (("input", input), ("other", other)):
-        if array.ndim != 1:
-            raise ValueError(f"For 'vdot', '{name}' must be a 1-D tensor, but got shape {tuple(array.shape)}.")
-    return jnp.vdot(*_promoted(input, other))
+    return jnp.vdot(*_vectors("vdot", input, other))

@@ -24,7 +24,7 @@ from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
 from sporax.ops.functional.reduce import divide_exactly
-from sporax.ops.face_inputs import primitive_accepting
+from sporax.ops.face_inputs import accepting, primitive_accepting
 from sporax.ops.functional.arithmetic import one_dtype
 from sporax.ops.op_table import ANY, FLOAT, INDEX, TO_FLOAT, Sample, op, spelling
 
@@ -276,9 +276,29 @@ def _half_step(value):
     return jax.lax.reduce_precision(value, exponent_bits=5, mantissa_bits=10)
 
 
+# MindSpore 2.10's BinaryCrossEntropy: float probabilities (sporax also computes Float64), the target and weight of
+# their dtype; BCEWithLogitsLoss: four float Tensors (each may be another float dtype)
+_HALF_AND_SINGLE = ("BFloat16", "Float16", "Float32", "Float64")
+_BCE_INPUT = accepting(_HALF_AND_SINGLE, "For Primitive[BinaryCrossEntorpy], the type of the input must be [Float16, "
+                                         "Float32, BFloat16], but got {got}!")
+_BCE_WITH_LOGITS_INPUTS = {name: accepting(_HALF_AND_SINGLE, f"For primitive[BCEWithLogitsLoss], the input argument"
+                                                             f"[{name}] must be a type of {{{{BFloat16, Float16, "
+                                                             "Float32}}, but got {got}.")
+                           for name in ("input", "target", "weight", "pos_weight")}
+
+
+def _check_binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
+    for name, other in (("target", labels), ("weight", weight)):
+        if other is not None and other.dtype != logits.dtype:
+            raise TypeError(f"For primitive[BinaryCrossEntorpy], the input and {name} should have same type, but got: "
+                            f"{mstype.from_numpy_dtype(logits.dtype)} and {mstype.from_numpy_dtype(other.dtype)}.\nFor "
+                            f"'binary_cross_entropy', cast '{name}' first, e.g. {name}.astype(input.dtype).")
+
+
 @op(mint=spelling("binary_cross_entropy", "input, target, weight=None, reduction='mean'", logits="input",
                   labels="target", namespaces="mint.nn.functional"),
-    inputs=("logits", "labels", "weight"), dtypes=TO_FLOAT, input_dtypes={"weight": ANY},
+    inputs=("logits", "labels", "weight"), dtypes=FLOAT,
+    input_dtypes={"logits": _BCE_INPUT, "labels": ANY, "weight": ANY}, value_check=_check_binary_cross_entropy,
     primitive="BinaryCrossEntropy", primitive_attrs=("reduction",),
     samples=references.pair_samples(0.05, 0.95, target=(0.0, 1.0), weighted=True),
     reference=references.binary_cross_entropy)
@@ -290,8 +310,8 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
 
 @op(mint=spelling("binary_cross_entropy_with_logits", "input, target, weight=None, reduction='mean', pos_weight=None",
                   namespaces="mint.nn.functional"),
-    inputs=("input", "target", "weight", "pos_weight"), dtypes=TO_FLOAT,
-    input_dtypes={"weight": ANY, "pos_weight": ANY}, primitive="BCEWithLogitsLoss", primitive_attrs=("reduction",),
+    inputs=("input", "target", "weight", "pos_weight"), dtypes=FLOAT,
+    input_dtypes=_BCE_WITH_LOGITS_INPUTS, primitive="BCEWithLogitsLoss", primitive_attrs=("reduction",),
     samples=references.pair_samples(target=(0.0, 1.0), weighted=True, positive_weighted=True),
     reference=references.binary_cross_entropy_with_logits)
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):

@@ -187,12 +187,13 @@ def _norm_of(array, ord, dim, keepdim):
 def _numpy_clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     arrays = (x,) if isinstance(x, np.ndarray) else x
     total = np.sqrt(sum(np.sum(np.square(np.asarray(array, np.float64))) for array in arrays))
-    clipped = tuple(array * clip_norm / max(total, clip_norm) for array in arrays)
+    clipped = tuple(array * np.full(1, clip_norm / max(total, clip_norm)) for array in arrays)
     return clipped[0] if isinstance(x, np.ndarray) else clipped
 
 
 def _clip_by_global_norm_samples(dtype):
-    return [Sample(((values((2, 3), dtype, seed=1), values((4,), dtype, seed=2)),), {"clip_norm": 2.0}),
+    return [Sample(((values((2, 3), dtype, seed=1), values((4,), dtype, seed=2), values((), dtype, seed=4)),),
+                   {"clip_norm": 2.0}),
             Sample((values((3, 2), dtype, low=-0.1, high=0.1, seed=3),), {})]
 
 
@@ -201,8 +202,8 @@ def _clip_by_global_norm_samples(dtype):
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     """Scale the tensors ``x`` so their joint 2-norm is at most ``clip_norm``.
 
-    Each tensor becomes ``t * clip_norm / max(global_norm, clip_norm)`` (the norm summed in Float32). A tuple
-    or list gives a tuple; a single Tensor gives a Tensor.
+    Each tensor becomes ``t * clip_norm / max(global_norm, clip_norm)`` (the norm summed in Float32; a 0-d
+    tensor becomes shape (1,), as in MindSpore 2.10). A tuple or list gives a tuple; a single Tensor gives a Tensor.
 
     Example:
         >>> import numpy as np
@@ -214,7 +215,8 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         raise ValueError("For 'clip_by_global_norm', 'use_norm' only supports None: the global "
                          "norm is always computed from 'x'.")
     total = sum(jnp.sum(jnp.square(array.astype(_FLOAT32))) for array in x)
-    scale = clip_norm / jnp.maximum(jnp.sqrt(total), clip_norm)
+    # the scale has shape (1,), as MindSpore 2.10's: a 0-d tensor comes back with shape (1,)
+    scale = jnp.reshape(clip_norm / jnp.maximum(jnp.sqrt(total), clip_norm), (1,))
     return tuple((array * scale).astype(array.dtype) for array in x)
 
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops.functional.nan_orders import scanned_extreme, scanned_index
-from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, op, spelling
+from sporax.ops.face_inputs import NUMBERS, accepting
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op, spelling
 from sporax.ops.samples import reduction, with_settings
 from sporax.state.fallback import UntraceableError
 
@@ -279,10 +280,20 @@ def reduce_mean(x, axis=()):
     return _mean_array(x, _axes("reduce_mean", axis, x.ndim), False)
 
 
-@op(dtypes=TO_FLOAT, method="nanmean", samples=reduction(keep="keepdims"),
+# MindSpore 2.10's nanmean and count_nonzero refuse these dtypes with their own messages
+_NANMEAN_INPUT = accepting(("BFloat16", "Float16", "Float32", "Float64"), "For 'nanmean', input should be floating "
+                           "point dtype, but got <class 'mindspore.common.tensor.Tensor'>.")
+_COUNTED = ("BFloat16",) + NUMBERS
+_COUNT_NONZERO_INPUT = accepting(_COUNTED, "The 'input x' doesn't support '{got}' and expect to receive (" + ", ".join(
+    f"mindspore.{name}" for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                                     "float16", "float32", "float64", "bfloat16", "complex64", "complex128", "int4",
+                                     "float8_e4m3fn", "float8_e5m2", "hifloat8")) + ").", keep=True)
+
+
+@op(dtypes=FLOAT, input_dtypes={"input": _NANMEAN_INPUT}, method="nanmean", samples=reduction(keep="keepdims"),
     reference=_numpy_reduction(np.nanmean, "axis", "keepdims"))
 def nanmean(input, axis=None, keepdims=False, *, dtype=None):
-    """Mean of ``input`` over ``axis`` ignoring NaN."""
+    """Mean of float ``input`` over ``axis`` ignoring NaN."""
     return _nan_reduction("nanmean", functools.partial(jnp.nanmean, keepdims=keepdims), input, axis, dtype)
 
 
@@ -437,12 +448,12 @@ def any(input, axis=None, keep_dims=False):
 
 @op(mint=spelling("count_nonzero", "input, dim=None",
                   x="input", axis="() if dim is None else dim", dtype="mstype.int64"),
-    inputs="x", dtypes=ANY, method="count_nonzero", grad_check=False,
+    inputs="x", dtypes=NUMBER, input_dtypes={"x": _COUNT_NONZERO_INPUT}, method="count_nonzero", grad_check=False,
     samples=with_settings(reduction(), {"dtype": mstype.int64}),
     reference=lambda x, axis=(), keep_dims=False, dtype=mstype.int32: np.count_nonzero(
         x, _numpy_axis(axis), keepdims=keep_dims).astype(mstype.dtype_to_nptype(dtype)))
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
-    """Count the non-zero elements of ``x`` over ``axis`` (all axes when empty)."""
+    """Count the non-zero elements of the number Tensor ``x`` over ``axis`` (all axes when empty)."""
     count = jnp.sum(x != 0, _axes("count_nonzero", axis, x.ndim), keepdims=keep_dims)
     return count.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
 

@@ -24,22 +24,27 @@ _INT32 = np.dtype(np.int32)
 
 
 def _sorted(array, axis, descending):
-    if array.ndim == 0:
-        return array, jnp.zeros((), _INT32)
     indices = jnp.moveaxis(sorted_positions(jnp.moveaxis(array, axis, -1), descending), -1, axis)
     return jnp.take_along_axis(array, indices, axis), indices
 
 
 def _numpy_sort(input, axis=-1, descending=False):
     """``(values, Int32 indices)``; equal values keep their order (a stable sort) either way."""
-    if np.ndim(input) == 0:
-        return input, np.zeros((), np.int32)
     key = -np.asarray(input) if descending else np.asarray(input)
     indices = np.argsort(key, axis, kind="stable")
     return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
 
 
-_SORT_SAMPLES = with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"descending": True},
+def _sort_axis(axis, ndim):
+    """The axis ``sort``/``argsort`` sort along; a 0-d input is MindSpore 2.10's ValueError (Sort's range check)."""
+    if not ndim:
+        raise ValueError("For Sort, the check range left must be smaller than right number but got left: 0 and "
+                         "right: -1.\nsort and argsort take a Tensor of at least one dimension; reshape a 0-d one "
+                         "first, e.g. x.reshape(1).")
+    return _single_axis("sort", axis, ndim)
+
+
+_SORT_SAMPLES = with_settings(unary(shapes=((3, 4), (7,))), {"axis": 0}, {"descending": True},
                               {"axis": 0, "descending": True})
 
 
@@ -49,7 +54,7 @@ _SORT_SAMPLES = with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"d
     reference=_numpy_sort, samples=_SORT_SAMPLES)
 def sort(input_x, axis=-1, descending=False):
     """Return ``(values, indices)``: ``input_x`` sorted along ``axis`` and the Int32 positions."""
-    return _sorted(input_x, _single_axis("sort", axis, input_x.ndim), bool(descending))
+    return _sorted(input_x, _sort_axis(axis, input_x.ndim), bool(descending))
 
 
 @op(mint=spelling("argsort", "input, dim=-1, descending=False, stable=False", axis="dim", unused="stable"),
@@ -57,7 +62,7 @@ def sort(input_x, axis=-1, descending=False):
     reference=lambda input, axis=-1, descending=False: _numpy_sort(input, axis, descending)[1])
 def argsort(input, axis=-1, descending=False):
     """Return the Int32 positions that sort ``input`` along ``axis``."""
-    return _sorted(input, _single_axis("argsort", axis, input.ndim), bool(descending))[1]
+    return _sorted(input, _sort_axis(axis, input.ndim), bool(descending))[1]
 
 
 @op(dtypes=ANY, method="msort", reference=lambda input: np.sort(input, axis=0),

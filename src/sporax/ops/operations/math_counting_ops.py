@@ -194,7 +194,8 @@ class EqualCount(Primitive):
         if a.shape != b.shape or a.dtype != b.dtype:
             raise ValueError(f"For '{self.name}', 'x' and 'y' must have the same shape and dtype, but got "
                              f"{describe(x)} and {describe(y)}.")
-        return array_ops.reshape(array_ops.cast(reduce.count_nonzero(comparison.equal(x, y)), x.dtype), (1,))
+        matches = array_ops.cast(comparison.equal(x, y), mstype.int32)  # count_nonzero refuses Bool
+        return array_ops.reshape(array_ops.cast(reduce.count_nonzero(matches), x.dtype), (1,))
 
 
 class FillV2(Primitive):

@@ -505,3 +505,18 @@ def test_what_the_third_pass_checks_still_take():
     assert str(result.dtype) == "Float16" and result.asnumpy().item() == 2.0
     result = ops.count_nonzero(_tensor([1, 0, 3], np.int32))
     assert str(result.dtype) == "Int32" and result.asnumpy().item() == 2
+
+
+@pytest.mark.parametrize("position, argument, dtype", [(1, "labels", np.bool_), (2, "input_length", np.int64),
+                                                       (3, "label_length", np.bool_), (3, "label_length", np.float32)])
+def test_rnnt_loss_labels_and_lengths_are_int32_only(position, argument, dtype):
+    # Found by the op fuzz's sample (a Bool length reached JAX's boolean-index error); recorded on MindSpore 2.10.
+    arguments = [Tensor(np.zeros((1, 2, 2, 3), np.float32)), Tensor(np.array([[1]], np.int32)),
+                 Tensor(np.array([2], np.int32)), Tensor(np.array([1], np.int32))]
+    costs, _ = ops.operations.RNNTLoss(blank_label=0)(*arguments)
+    assert costs.shape == (1,) and np.isfinite(costs.asnumpy()).all()
+    arguments[position] = Tensor(arguments[position].asnumpy().astype(dtype))
+    name = {np.bool_: "Bool", np.int64: "Int64", np.float32: "Float32"}[dtype]
+    with pytest.raises(TypeError, match=rf"^For 'RNNTLoss', the element of '{argument}' must be Tensor\[Int32\], "
+                                        rf"but got Tensor\[{name}\]\."):
+        ops.operations.RNNTLoss(blank_label=0)(*arguments)

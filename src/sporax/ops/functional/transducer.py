@@ -20,7 +20,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, Sample, op
+from sporax.ops.face_inputs import accepting
+from sporax.ops.op_table import FLOAT, Sample, op
 
 
 def _sample_cost(log_probs, labels, frames, label_count, blank):
@@ -83,8 +84,15 @@ def _reference(acts, labels, input_lengths, label_lengths, blank_label=0):
     return costs, gradient
 
 
+def _int32_only(argument):
+    """RNNTLoss's labels and lengths are Int32 alone (MindSpore 2.10's check, its argument names)."""
+    return accepting(("Int32",), f"For 'RNNTLoss', the element of '{argument}' must be Tensor[Int32], but got "
+                                 "Tensor[{got}].", keep=True)
+
+
 @op(inputs=("acts", "labels", "input_lengths", "label_lengths"), dtypes=FLOAT,
-    input_dtypes={"labels": ANY, "input_lengths": ANY, "label_lengths": ANY}, grad_check=False,
+    input_dtypes={"labels": _int32_only("labels"), "input_lengths": _int32_only("input_length"),
+                  "label_lengths": _int32_only("label_length")}, grad_check=False,
     samples=_samples, reference=_reference)
 def rnnt_loss(acts, labels, input_lengths, label_lengths, blank_label=0):
     """``RNNTLoss``: ``(costs, grads)``, the RNN-Transducer cost of each sample of ``acts`` (B, T, U+1, V) against

@@ -217,9 +217,10 @@ def _call_hooked(cell, hooks, args, kwargs):
             result = hook(cell, args, kwargs)
             if result is not None:
                 if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict)):
-                    raise TypeError(f"For the forward pre-hook of {type(cell).__name__} registered with "
-                                    "with_kwargs=True, the hook must return None or a tuple (args, kwargs), but "
-                                    f"got {type(result).__name__}.")
+                    # MindSpore 2.10's RuntimeError and first words; the Cell and the returned type added
+                    raise RuntimeError(f"forward pre hook with kwargs must return None or a tuple of (new_args, "
+                                       f"new_kwargs), but got {type(result).__name__} (the forward pre-hook of "
+                                       f"{type(cell).__name__}, registered with with_kwargs=True).")
                 args, kwargs = _as_args(result[0]), result[1]
         else:
             result = hook(cell, args)

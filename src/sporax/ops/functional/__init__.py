@@ -10,8 +10,8 @@ from sporax.ops.functional.math import (
 from sporax.ops.functional.arithmetic import (
     add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, floor_div,
     truncate_div, floor_mod, remainder, fmod, truncate_mod, pow, float_power, maximum, minimum,
-    fmax, fmin, atan2, arctan2, hypot, logaddexp, logaddexp2, copysign, xlogy, xdivy, heaviside,
-    lerp, addcmul, addcdiv)
+    fmax, fmin, atan2, arctan2, hypot, logaddexp, logaddexp2, copysign, xlogy, xdivy, heaviside)
+from sporax.ops.functional.ternary_arithmetic import lerp, addcmul, addcdiv
 from sporax.ops.functional.comparison import (
     equal, eq, not_equal, ne, greater, gt, greater_equal, ge, less, lt, less_equal, le, isclose,
     approximate_equal, logical_and, logical_or, logical_xor, logical_not, bitwise_and,

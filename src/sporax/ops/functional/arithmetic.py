@@ -5,9 +5,9 @@ Each two-operand op is one op-table entry (``sporax.ops.op_table``, rule ``BINAR
 and a NumPy reference; ``ops.Add()``, ``x.maximum(y)`` ... are generated from it. Operands are
 Tensors or Python numbers, promoted as MindSpore does (a Python scalar lifts only the kind, so
 ``int32 + 2.5`` is Float32 and ``float16 + 2.0`` stays Float16) inside one compiled kernel. True
-division of integers gives Float32 (``div``'s rounding modes keep integers: its ``float_result``). Ops of three
-or four Tensor-or-number operands (``lerp``, ``addcmul``, ``addcdiv``) are entries of rule ``PROMOTED``: every
-operand promoted together; ``float_power`` computes in Float64 (rule ``TO_FLOAT64``).
+division of integers gives Float32 (``div``'s rounding modes keep integers: its ``float_result``), its quotients and
+remainders rounded as MindSpore's (``division_rounding.py``); ``float_power`` computes in Float64 (rule
+``TO_FLOAT64``). Ops of three or four operands are in ``ternary_arithmetic.py``.
 
 Example:
     >>> import numpy as np
@@ -21,12 +21,15 @@ import numpy as np
 
 from sporax.core.dtype import from_numpy_dtype
 from sporax.ops._dispatch import array_of, describe, scalar_result_dtype
+from sporax.ops.functional.division_rounding import (
+    c_modulo, floor_division, floor_modulo, is_bool, single_rounding_quotient, truncated_modulo, truncating_quotient,
+)
 from sporax.ops.functional.nan_orders import select_maximum, select_minimum
 from sporax.ops.op_table import (
-    BINARY, BINARY_TO_FLOAT, FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
+    BINARY, BINARY_TO_FLOAT, FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
 )
 from sporax.ops.face_inputs import accepting
-from sporax.ops.samples import binary, mixed_operands, with_settings, without
+from sporax.ops.samples import binary, with_settings, without
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
 # every float dtype, so the rounded quotient never straddles an integer.
@@ -34,106 +37,18 @@ _WHOLE = binary(-8.0, 8.0, other=(1.0, 4.0), scalar=-3.0, integral=True)
 _POSITIVE_DIVISOR = binary(other=(0.5, 4.0))
 
 
-def _is_bool(value):
-    return getattr(value, "dtype", None) == np.bool_ or isinstance(value, bool)
-
-
-def _bool_preserving(function):
-    """``function`` on Bool operands gives Bool, as MindSpore's FloorDiv/Mod do (NumPy gives Int)."""
-
-    def apply(a, b):
-        result = function(a, b)
-        return result.astype(np.bool_) if _is_bool(a) and _is_bool(b) else result
-
-    apply.__name__ = function.__name__
-    return apply
-
-
-def _float_operands(a, b):
-    """The real floating dtype ``a`` and ``b`` promote to, or None (integers, Bool and complex keep jnp's kernels)."""
-    dtype = jnp.result_type(a, b)
-    return dtype if dtype.kind == "f" else None
-
-
-def _floor_quotient(a, b):
-    """``floor(a / b)``. A float quotient is taken in the next wider dtype (Float64 for Float32, Float32 for
-    Float16) and floored there, as MindSpore 2.10's CPU FloorDiv: ``1 // 0.1`` is 9, ``inf // 2`` inf, and a zero
-    has the quotient's sign (``-0.0 // -2`` is 0.0). A complex quotient floors its real part and drops the
-    imaginary one (jnp.floor_divide refuses complex operands)."""
-    if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
-        quotient = jnp.true_divide(a, b)
-        return jnp.floor(quotient.real).astype(quotient.dtype)
-    dtype = _float_operands(a, b)
-    if dtype is None:
-        return jnp.floor_divide(a, b)
-    wide = np.float64 if dtype.itemsize >= 4 and jax.config.jax_enable_x64 else np.float32
-    a, b = (jnp.asarray(value).astype(dtype).astype(wide) for value in (a, b))
-    return jnp.floor(_exact_quotient(a, b)).astype(dtype)
-
-
-def _exact_quotient(a, b):
-    """``a / b`` rounded once: the divisor, broadcast, goes behind an optimization barrier so that XLA cannot turn the
-    division by a scalar or a row into a multiplication by its reciprocal (``6 / 3`` could floor to 1)."""
-    a, b = jnp.broadcast_arrays(a, b)
-    return a / jax.lax.optimization_barrier(b)
-
-
-def _floor_remainder(a, b):
-    """``a - floor(a / b) * b`` in the operands' dtype, the quotient ``_floor_quotient``'s, as MindSpore 2.10's
-    FloorMod: a zero remainder is 0.0 (never -0.0), ``1 % inf`` is NaN, ``1 % 0.1`` 0.09999996 in Float32."""
-    dtype = _float_operands(a, b)
-    if dtype is None or jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
-        if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
-            return a - b * _floor_quotient(a, b)
-        return jnp.remainder(a, b)
-    a, b = jnp.asarray(a).astype(dtype), jnp.asarray(b).astype(dtype)
-    return a - _rounded_product(_floor_quotient(a, b), b)
-
-
-def _truncated_remainder(a, b):
-    """``a - trunc(a / b) * b``, every step in the operands' dtype, as MindSpore 2.10's Mod (``ops.fmod``): a zero
-    remainder is 0.0 and ``1 fmod inf`` NaN (C's fmod, ``truncate_mod``'s kernel, gives -0.0 and 1)."""
-    dtype = _float_operands(a, b)
-    if dtype is None or jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
-        return jnp.fmod(a, b)
-    a, b = jnp.asarray(a).astype(dtype), jnp.asarray(b).astype(dtype)
-    return a - _rounded_product(jnp.trunc(_quotient(a, b)), b)
-
-
-def _rounded_product(a, b):
-    """``a * b`` rounded to its dtype before it is used. XLA's CPU backend fuses ``x - a * b`` into one fused
-    multiply-add (optimization barriers and conversions do not stop it), but MindSpore's remainders round the
-    product first (Float32 ``1 % 0.1`` is 0.09999996 there; fused, 0.09999999). A select between the product
-    and a value equal to it (``p + p`` is taken only for NaN) stands between the multiplication and the
-    subtraction, so they are not fused."""
-    product = a * b
-    return jnp.where(product == product, product, product + product)
-
-
-_floor_divide = _bool_preserving(_floor_quotient)
-_remainder = _bool_preserving(_floor_remainder)
-_fmod = _bool_preserving(_truncated_remainder)
-_c_fmod = _bool_preserving(jnp.fmod)
 
 
 def _subtract(a, b):
-    if _is_bool(a) and _is_bool(b):  # MindSpore's subtract counts Bool as Int64
+    if is_bool(a) and is_bool(b):  # MindSpore's subtract counts Bool as Int64
         return jnp.subtract(jnp.asarray(a, np.int64), jnp.asarray(b, np.int64))
     return jnp.subtract(a, b)
-
-
-def _trunc_divide(a, b):
-    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
-    if dtype.kind in "iu":
-        a, b = jnp.asarray(a, dtype), jnp.asarray(b, dtype)
-        return jax.lax.div(*jnp.broadcast_arrays(a, b))  # integer division rounds toward zero
-    return jnp.trunc(jnp.true_divide(a, b))
 
 
 def _refuse_two_bools(op_name, x, y):
     """MindSpore's truncating division kernels have no Bool version: two Bool operands (which promote
     to Bool) raise a TypeError, as there; a Bool beside a number promotes to that number type."""
-    if _is_bool(x) and _is_bool(y):
+    if is_bool(x) and is_bool(y):
         raise TypeError(f"For '{op_name}', 'x' and 'y' are both Bool Tensors, which it does not support; "
                         f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
 
@@ -254,11 +169,11 @@ def div(input, other, *, rounding_mode=None):
     True division of integers gives Float32; the rounded modes keep the promoted dtype.
     """
     if rounding_mode is None:
-        return _quotient(input, other)
+        return single_rounding_quotient(input, other)
     if rounding_mode == "floor":
-        return _floor_divide(input, other)
+        return floor_division(input, other)
     if rounding_mode == "trunc":
-        return _trunc_divide(input, other)
+        return truncating_quotient(input, other)
     raise ValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}.")
 
 
@@ -282,12 +197,12 @@ true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
                                to_float=True, mint=False, inputs=("dividend", "divisor"))
 
 
-floor_divide = _binary_function("floor_divide", _floor_divide, np.floor_divide,
+floor_divide = _binary_function("floor_divide", floor_division, np.floor_divide,
                                 "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False,
                                 aliases=("floordiv",))
 
 
-floor_div = _binary_function("floor_div", _floor_divide, np.floor_divide,
+floor_div = _binary_function("floor_div", floor_division, np.floor_divide,
                              "Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's "
                              "``x, y`` names).", _WHOLE, "FloorDiv", method=False, mint=False, inputs=("x", "y"),
                              grad_check=False)
@@ -295,25 +210,10 @@ floor_div = _binary_function("floor_div", _floor_divide, np.floor_divide,
 
 def _real_divide(x, y):
     if x.dtype.kind in "iu":
-        return _trunc_divide(x, y)
+        return truncating_quotient(x, y)
     if x.dtype.kind == "b":
         x, y = x.astype(np.float32), y.astype(np.float32)
-    return _quotient(x, y)
-
-
-def _quotient(x, y):
-    """``x / y`` rounded once, as MindSpore's kernels divide. XLA rewrites a division by a broadcast divisor (a
-    scalar, a per-channel row), or by a compiled constant (GRAPH_MODE's ``loss / 3.0``), into a multiplication
-    by its rounded reciprocal, which MindSpore 2.10 does not: Float32 x / 3.3 differed from it in 18% of the
-    elements, Float16 in 10% (recorded, both modes), and 7.0 / 3.0 gave 2.3333335. Such a quotient (and any
-    single-element one) is taken in Float64 and rounded back, which is exact for Float32 and narrower."""
-    quotient = jnp.true_divide(x, y)
-    if (quotient.dtype.kind != "f" or quotient.dtype.itemsize >= 8 or np.size(y) >= quotient.size > 1
-            or not jax.config.jax_enable_x64):
-        return quotient
-    # each operand first in the quotient's dtype, as the division sees it (a Python 3.3 is Float16 3.3008 there)
-    x, y = (jnp.asarray(value).astype(quotient.dtype).astype(np.float64) for value in (x, y))
-    return jnp.true_divide(x, y).astype(quotient.dtype)
+    return single_rounding_quotient(x, y)
 
 
 tensor_div = _binary_function("tensor_div", _real_divide, np.true_divide,
@@ -326,21 +226,21 @@ tensor_div = _binary_function("tensor_div", _real_divide, np.true_divide,
 def truncate_div(x, y):
     """Return ``x / y`` rounded toward zero (numbers only, no Bool)."""
     _refuse_two_bools("truncate_div", x, y)
-    return _trunc_divide(x, y)
+    return truncating_quotient(x, y)
 
 
-floor_mod = _binary_function("floor_mod", _remainder, np.remainder,
+floor_mod = _binary_function("floor_mod", floor_modulo, np.remainder,
                              "Return the remainder of floor division: the result has the sign of ``y``.", _WHOLE,
                              "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False,
                              aliases=("tensor_mod", "floormod"))
 
 
-remainder = _binary_function("remainder", _remainder, np.remainder,
+remainder = _binary_function("remainder", floor_modulo, np.remainder,
                              "Return the remainder of floor division: the result has the sign of ``other``.", _WHOLE,
                              grad_check=False)
 
 
-fmod = _binary_function("fmod", _fmod, np.fmod,
+fmod = _binary_function("fmod", truncated_modulo, np.fmod,
                         "Return the remainder of truncated division: the result has the sign of ``input``.", _WHOLE,
                         "Mod", grad_check=False)
 
@@ -351,7 +251,7 @@ def truncate_mod(x, y):
     """Return the remainder of truncated division, the sign of ``x`` (common dtype Float16/32/64, Int8, Int32 or
     UInt8, as MindSpore 2.10's TruncateMod; others raise its TypeError)."""
     _check_truncate_mod(x, y)
-    return _c_fmod(x, y)
+    return c_modulo(x, y)
 
 
 @op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow", "pows"),
@@ -435,6 +335,8 @@ hypot = _binary_function("hypot", _hypot, np.hypot, "Return ``sqrt(input**2 + ot
                          "or Float64 common dtype (``int32`` beside ``float32`` gives Float32).",
                          samples=without(("float16", "bfloat16"), binary()),
                          primitive="Hypot", mint=False)
+
+
 def _tensor_operand(op_name, arg_name, value):
     """The array of a Tensor operand of ``logaddexp``/``logaddexp2``: a Python number is MindSpore 2.10's
     TypeError (they take two Tensors)."""
@@ -473,6 +375,8 @@ logaddexp2 = function_op("logaddexp2", _log_add("logaddexp2", jnp.logaddexp2),
                          "Return ``log2(2**input + 2**other)`` without overflow, of two float Tensors.",
                          module=__name__, inputs=("input", "other"), dtypes=FLOAT, input_dtypes=_TWO_TENSORS,
                          method="logaddexp2", mint="logaddexp2", samples=binary(scalar=None), reference=np.logaddexp2)
+
+
 def _check_copysign(x, other):
     if getattr(x, "dtype", None) == np.bool_:  # MindSpore 2.10's copysign refuses a Bool x (a Bool other is taken)
         raise TypeError("copysign does not accept dtype bool.\nFor 'copysign', 'x' must be a number Tensor, but got "
@@ -482,6 +386,8 @@ def _check_copysign(x, other):
 copysign = _binary_function("copysign", jnp.copysign, np.copysign,
                             "Return the magnitude of ``x`` with the sign of ``other``.", to_float=True, mint=False,
                             inputs=("x", "other"), value_check=_check_copysign)
+
+
 @jax.custom_jvp
 def _xlogy(input, other):
     # MindSpore 2.10's kernel is the plain product: xlogy(0, 0) and xlogy(0, inf) are NaN there, not 0
@@ -544,70 +450,3 @@ def heaviside(input, values):
     NumPy's gives a float).
     """
     return jnp.heaviside(input, values).astype(jnp.result_type(input, values))
-
-
-_THREE_SHAPES = [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), (7,), 0.25)]
-
-
-# MindSpore 2.10's Lerp: ``input`` and ``end`` Tensors of one dtype, Float16, Float32 or BFloat16 (its messages name
-# either input ``start``); ``weight`` a float or a float Tensor of any width, the result in the inputs' dtype.
-_LERP_INPUT = accepting(("Float16", "Float32", "BFloat16"),
-                        "For primitive[Lerp], the input[start] supports types: Float16, Float32, BFloat16. But got {got}.")
-
-
-def _check_lerp(input, end, weight):
-    if input.dtype != end.dtype:
-        raise TypeError(f"For primitive[Lerp], the input[tensors] elements should have same type, but got: "
-                        f"{from_numpy_dtype(input.dtype)}, {from_numpy_dtype(end.dtype)}.\nFor 'lerp', 'input' and "
-                        "'end' must have one dtype: cast one of them, e.g. end.astype(input.dtype).")
-
-
-@op(inputs=("input", "end", "weight"), dtypes=FLOAT, primitive="Lerp", method="lerp", mint="lerp",
-    input_dtypes={"input": _LERP_INPUT, "end": _LERP_INPUT}, scalars=("weight",), value_check=_check_lerp,
-    samples=without(("float64",), mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES)),
-    reference=lambda input, end, weight: input + weight * (end - input))
-def lerp(input, end, weight):
-    """Return ``input + weight * (end - input)`` in the dtype of ``input`` and ``end`` (one dtype: Float16,
-    Float32 or BFloat16, as MindSpore 2.10's Lerp; ``weight`` a float or a float Tensor)."""
-    return (input + weight * (end - input)).astype(input.dtype)
-
-
-_WITH_VALUE = [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1), ()), ((3, 4), (3, 4), (4,), 0.5),
-               ((7,), (7,), (7,), 2)]
-
-
-@op(mint=spelling("addcmul", "input, tensor1, tensor2, *, value=1"),
-    inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcmul", method="addcmul",
-    samples=mixed_operands((-4.0, 4.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
-    reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 * tensor2)
-def addcmul(input, tensor1, tensor2, value=1):
-    """Return ``input + value * tensor1 * tensor2``."""
-    return input + value * tensor1 * tensor2
-
-
-_ADDCDIV_DTYPES = ("Float16", "Float32", "Float64", "Int64")
-
-
-def _check_addcdiv(*operands):
-    # MindSpore 2.10's Addcdiv takes Float16/32/64 and Int64 Tensors (a Tensor ``value`` may be Int32); its Tensor
-    # method and mint.addcdiv (AddcdivExt) have no CPU kernel there, and refuse too here
-    for argument, operand in zip(("input", "tensor1", "tensor2"), operands):
-        got = str(from_numpy_dtype(operand.dtype)) if hasattr(operand, "dtype") else None
-        if got is not None and got not in _ADDCDIV_DTYPES:
-            allowed = ", ".join(f"Tensor[{name}]" for name in _ADDCDIV_DTYPES)
-            raise TypeError(f"For primitive[Addcdiv], the input argument[{argument}] must be a type of {{{allowed}}}, "
-                            f"but got Tensor[{got}].")
-
-
-@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcdiv",
-    method="addcdiv", mint="addcdiv", value_check=_check_addcdiv,
-    samples=without(("bfloat16",), mixed_operands((-4.0, 4.0), (-2.0, 2.0), (0.5, 2.0), (-2.0, 2.0), rows=_WITH_VALUE)),
-    reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 / tensor2)
-def addcdiv(input, tensor1, tensor2, value=1):
-    """Return ``input + value * tensor1 / tensor2``: integers keep their dtype, ``value * tensor1`` divided by
-    ``tensor2`` truncating toward zero (MindSpore's Addcdiv on Int64). Tensors of Float16/32/64 or Int64 (Int32, Bool: its TypeError)."""
-    dtype = jnp.result_type(input, tensor1, tensor2, value)
-    if dtype.kind in "iu":
-        input, tensor1, tensor2, value = (jnp.asarray(operand, dtype) for operand in (input, tensor1, tensor2, value))
-        return input + jax.lax.div(*jnp.broadcast_arrays(value * tensor1, tensor2))
-    return input + value * (tensor1 / tensor2)

@@ -13,8 +13,8 @@ Example:
 """
 from sporax.core.tensor import Tensor
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import (arithmetic, comparison, complex_parts, creation, factorizations, math,
-                                   matrix_functions, solve)
+from sporax.ops.functional import (comparison, complex_parts, creation, factorizations, math,
+                                   matrix_functions, solve, ternary_arithmetic)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -62,7 +62,7 @@ Polar, Polygamma, LuSolve = (primitive_class(TABLE[entry], __name__) for entry i
 # Adapters (``_make``): each calls its functional op with the inputs, then the attribute values.
 LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` element-wise on integer Tensors.")
 RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
-LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
+LerpScalar = _make("LerpScalar", ternary_arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
 MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
                         "The matrix logarithm of complex square matrices.")
 

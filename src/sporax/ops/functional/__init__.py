@@ -19,8 +19,8 @@ from sporax.ops.functional.comparison import (
     isposinf, isneginf, isfinite, signbit, clamp, clip, clip_by_value)
 from sporax.ops.functional.reduce import (
     sum, reduce_sum, nansum, mean, reduce_mean, nanmean, prod, max, min, amax, amin, reduce_max,
-    reduce_min, argmax, argmin, all, any, count_nonzero, var, std, var_mean, std_mean,
-    logsumexp)
+    reduce_min, argmax, argmin, all, any, count_nonzero, logsumexp)
+from sporax.ops.functional.spread import var, std, var_mean, std_mean
 from sporax.ops.functional.scans import cumsum, cumprod, logcumsumexp, cummax, cummin
 from sporax.ops.functional.sorting import (
     sort, argsort, msort, topk, median)
@@ -63,9 +63,9 @@ from sporax.ops.functional.random_distributions import (
     standard_laplace, laplace, random_gamma, random_poisson, gumbel_softmax)
 from sporax.ops.functional.dropouts import dropout, dropout1d, dropout2d, dropout3d
 from sporax.ops.functional.activation import (
-    relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
-    hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
-    softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
+    relu, relu6, leaky_relu, gelu, silu, softplus, elu, selu, celu, hardswish, hardsigmoid, hardtanh, mish,
+    logsigmoid, softsign, tanhshrink, hardshrink, softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
+from sporax.ops.functional.softmax import softmax, log_softmax, softmin
 from sporax.ops.functional.convolution import (
     conv1d, conv2d, conv3d, conv_transpose2d, dense, bias_add, embedding)
 from sporax.ops.functional.pooling import (

@@ -19,7 +19,7 @@ Example:
 import math
 
 from sporax.core import dtype as mstype
-from sporax.ops.functional.activation import softmax
+from sporax.ops.functional.softmax import softmax
 from sporax.ops.functional.array import cast, swapaxes
 from sporax.ops.functional.array_joining import concat, split, tensor_split
 from sporax.ops.functional.creation import ones, zeros

@@ -1,4 +1,5 @@
-"""Reductions: ``ops.sum``, ``ops.mean``, ``ops.max`` (values and indices), ``ops.argmax``, ``ops.var`` ... (scans: ``scans.py``)
+"""Reductions: ``ops.sum``, ``ops.mean``, ``ops.max`` (values and indices), ``ops.argmax`` ... (scans: ``scans.py``,
+variances: ``spread.py``)
 
 MindSpore's result dtypes differ between ops and are kept here: ``sum``/``prod`` of Bool or
 small integers give Int64, ``mean``/``reduce_sum`` keep the input dtype (integer means are
@@ -456,72 +457,6 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
     """Count the non-zero elements of the number Tensor ``x`` over ``axis`` (all axes when empty)."""
     count = jnp.sum(x != 0, _axes("count_nonzero", axis, x.ndim), keepdims=keep_dims)
     return count.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
-
-
-# --- statistics -------------------------------------------------------------------------------
-def _numpy_spread(function):
-    def reference(input, axis=None, ddof=0, keepdims=False):
-        return function(input, _numpy_axis(axis), ddof=ddof, keepdims=keepdims)
-    return reference
-
-
-def _numpy_spread_mean(function):
-    def reference(input, axis=None, ddof=0, keepdims=False):
-        axis = _numpy_axis(axis)
-        return function(input, axis, ddof=ddof, keepdims=keepdims), np.mean(input, axis, keepdims=keepdims)
-    return reference
-
-
-def _spread_spelling(name):
-    """mint's spelling of a spread (``mint.var(input, dim, *, correction, keepdim)``)."""
-    return spelling(name, "input, dim=None, *, correction=1, keepdim=False", axis="dim", ddof="correction",
-                    keepdims="keepdim")
-
-
-@op(mint=_spread_spelling("var"), dtypes=TO_FLOAT,
-    samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.var))
-def var(input, axis=None, ddof=0, keepdims=False):
-    """Variance of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
-    return _spread(input, _axes("var", axis, input.ndim), ddof, keepdims)
-
-
-def _spread(input, axes, ddof, keepdims, root=False):
-    """Variance (``root``: standard deviation) with both divisions rounded once, as NumPy and MindSpore's CPU
-    kernels divide (XLA would multiply by the rounded reciprocal of the count: 39.850002 for 39.85)."""
-    if input.dtype.kind != "f":
-        spread = jnp.var(input, axes, ddof=ddof, keepdims=keepdims)
-        return jnp.sqrt(spread) if root else spread
-    array = input.astype(np.promote_types(input.dtype, np.float32))  # jnp.var's Float16 accumulator
-    count = int(np.prod([array.shape[a] for a in (range(array.ndim) if axes is None else axes)], dtype=np.int64))
-    centered = array - divide_exactly(jnp.sum(array, axes, keepdims=True), count)
-    spread = divide_exactly(jnp.sum(centered * centered, axes, keepdims=keepdims), builtins.max(count - ddof, 0))
-    return (jnp.sqrt(spread) if root else spread).astype(input.dtype)
-
-
-@op(mint=_spread_spelling("std"), dtypes=TO_FLOAT,
-    samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.std))
-def std(input, axis=None, ddof=0, keepdims=False):
-    """Standard deviation of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
-    return _spread(input, _axes("std", axis, input.ndim), ddof, keepdims, root=True)
-
-
-def _spread_and_mean(name, root, input, axis, ddof, keepdims):
-    axes = _axes(name, axis, input.ndim)
-    return _spread(input, axes, ddof, keepdims, root), _mean_array(input, axes, keepdims)
-
-
-@op(mint=_spread_spelling("var_mean"), dtypes=TO_FLOAT, method="var_mean", grad_check=False,
-    samples=reduction(keep="keepdims"), reference=_numpy_spread_mean(np.var))
-def var_mean(input, axis=None, ddof=0, keepdims=False):
-    """Return ``(variance, mean)`` of ``input`` over ``axis``."""
-    return _spread_and_mean("var_mean", False, input, axis, ddof, keepdims)
-
-
-@op(mint=_spread_spelling("std_mean"), dtypes=TO_FLOAT, method="std_mean", grad_check=False,
-    samples=reduction(keep="keepdims"), reference=_numpy_spread_mean(np.std))
-def std_mean(input, axis=None, ddof=0, keepdims=False):
-    """Return ``(standard deviation, mean)`` of ``input`` over ``axis``."""
-    return _spread_and_mean("std_mean", True, input, axis, ddof, keepdims)
 
 
 @op(dtypes=TO_FLOAT, method="logsumexp", mint="logsumexp", samples=reduction("dim", "keepdim", required=True),

@@ -27,7 +27,7 @@ from sporax.ops.functional.slicing import narrow
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sampling import pad
 from sporax.ops.functional.margin_loss import triplet_margin_loss
-from sporax.ops.functional.activation import log_softmax
+from sporax.ops.functional.softmax import log_softmax
 from sporax.ops.functional.scatters import tensor_scatter_elements
 from sporax.ops.functional.slicing import space_to_batch_nd
 

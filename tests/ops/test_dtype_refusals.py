@@ -520,3 +520,16 @@ def test_rnnt_loss_labels_and_lengths_are_int32_only(position, argument, dtype):
     with pytest.raises(TypeError, match=rf"^For 'RNNTLoss', the element of '{argument}' must be Tensor\[Int32\], "
                                         rf"but got Tensor\[{name}\]\."):
         ops.operations.RNNTLoss(blank_label=0)(*arguments)
+
+
+def test_mean_of_bool_is_mindspore_runtime_error():
+    # recorded on MindSpore 2.10 CPU: ops.mean, Tensor.mean, mint.mean and ops.ReduceMean() of a Bool Tensor all raise
+    # RuntimeError "For 'ReduceMean', unsupported reduce operation for bool." (not the usual TypeError); Int keeps
+    # its dtype (the mean of [1, 2, 4] is 2)
+    flags = Tensor(np.array([True, False, True]))
+    for call in (lambda: ops.mean(flags), lambda: flags.mean(), lambda: mint.mean(flags),
+                 lambda: ops.ReduceMean()(flags)):
+        with pytest.raises(RuntimeError, match=r"^For 'ReduceMean', unsupported reduce operation for bool\."):
+            call()
+    counts = ops.mean(Tensor(np.array([1, 2, 4], np.int32)))
+    assert counts.dtype == ms.int32 and counts.asnumpy() == 2

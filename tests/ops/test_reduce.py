@@ -78,7 +78,8 @@ def test_reductions_of_bool_and_integers(name, call, reference, rule, dtype, axi
     data = sample(dtype)
     expected = rule(dtype)
     if expected is None:
-        with pytest.raises(TypeError, match="Bool"):
+        # MindSpore 2.10's mean kernel refuses Bool at run time: RuntimeError "... unsupported reduce operation for bool."
+        with pytest.raises(RuntimeError if "mean" in name else TypeError, match="(?i)bool"):
             call(Tensor(data), axis, keepdims)
         return
     result = call(Tensor(data), axis, keepdims)

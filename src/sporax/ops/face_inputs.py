@@ -54,9 +54,9 @@ def dtype_name(array):
     return str(Tensor._wrap(array).dtype)
 
 
-def accepting(names, first_line, keep=False):
-    """A reader of a Tensor argument whose MindSpore dtype is one of ``names`` (``("Float32", "Int32")``), else a
-    TypeError whose first line is ``first_line`` formatted with ``got`` (the dtype's name), as MindSpore 2.10's
+def accepting(names, first_line, keep=False, error=TypeError):
+    """A reader of a Tensor argument whose MindSpore dtype is one of ``names`` (``("Float32", "Int32")``), else an
+    ``error`` (TypeError unless MindSpore raises another) whose first line is ``first_line`` formatted with ``got`` (the dtype's name), as MindSpore 2.10's
     check of the op's Primitive says it, then the op and argument named. Int and Bool inputs it takes become
     Float32 (the ``TO_FLOAT`` rule) unless ``keep`` (an ``ANY``/``NUMBER`` entry: every dtype it takes stays)."""
 
@@ -64,7 +64,7 @@ def accepting(names, first_line, keep=False):
         array = array_of(op_name, arg_name, value)
         got = dtype_name(array)
         if got not in names:
-            raise TypeError(f"{first_line.format(got=got, lower=got.lower())}\nFor '{op_name}', '{arg_name}' must "
+            raise error(f"{first_line.format(got=got, lower=got.lower())}\nFor '{op_name}', '{arg_name}' must "
                             f"be a Tensor of {', '.join(names)}, but got {describe(value)}.")
         return array.astype(np.float32) if array.dtype.kind in "biu" and not keep else array
 

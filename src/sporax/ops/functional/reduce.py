@@ -266,16 +266,22 @@ def nansum(input, axis=None, keepdims=False, *, dtype=None):
                           input, axis, dtype)
 
 
+# MindSpore 2.10's mean kernel refuses Bool at run time (a RuntimeError, not its usual TypeError)
+_MEAN_INPUT = accepting(("BFloat16",) + NUMBERS, "For 'ReduceMean', unsupported reduce operation for bool.", keep=True,
+                        error=RuntimeError)
+
+
 @op(mint=spelling("mean", "input, dim=None, keepdim=False, *, dtype=None",
                   x="input if dtype is None else input.astype(dtype)", axis="dim", keep_dims="keepdim"),
-    inputs="x", dtypes=NUMBER, primitive="ReduceMean", primitive_attrs=("keep_dims",), samples=reduction(),
+    inputs="x", dtypes=NUMBER, input_dtypes={"x": _MEAN_INPUT}, primitive="ReduceMean", primitive_attrs=("keep_dims",), samples=reduction(),
     reference=_numpy_reduction(np.mean, "axis", "keep_dims"))
 def mean(x, axis=None, keep_dims=False):
     """Mean of ``x`` over ``axis`` (all axes when None or empty); integers keep their dtype."""
     return _mean_array(x, _axes("mean", axis, x.ndim), keep_dims)
 
 
-@op(inputs="x", dtypes=NUMBER, samples=reduction(keep=None), reference=_numpy_reduction(np.mean, "axis", None))
+@op(inputs="x", dtypes=NUMBER, input_dtypes={"x": _MEAN_INPUT}, samples=reduction(keep=None),
+    reference=_numpy_reduction(np.mean, "axis", None))
 def reduce_mean(x, axis=()):
     """Mean of ``x`` over ``axis`` (all axes when empty), keeping the input dtype."""
     return _mean_array(x, _axes("reduce_mean", axis, x.ndim), False)

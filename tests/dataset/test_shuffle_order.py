@@ -97,3 +97,40 @@ def test_shuffle_under_repeat_runs_one_stream(seeded):
     seeded(3)
     data = ds.GeneratorDataset(_generator(7), ["x"]).shuffle(3).repeat(2)
     assert [int(row[0]) for row in data.create_tuple_iterator(num_epochs=1, output_numpy=True)] == RECORDED["repeat"]
+
+
+class _Rows:
+    """An iterable source with a length but no __getitem__: not random access."""
+
+    def __iter__(self):
+        return iter([(np.array(i, np.int32),) for i in range(7)])
+
+    def __len__(self):
+        return 7
+
+
+@pytest.mark.parametrize("source", [_generator(7), _Rows()], ids=["generator", "iterable"])
+@pytest.mark.parametrize("randomize", [False, True])
+def test_split_of_a_generator_source_equals_mindspores(seeded, source, randomize):
+    # Recorded on MindSpore 2.10, ds.config.set_seed(5): a source without __getitem__ splits as a pipeline does
+    # (copies, each through one 10000-row shuffle buffer that keeps its order when randomized, then skip/take);
+    # sporax gave every part all 7 rows
+    seeded(5)
+    parts = ds.GeneratorDataset(source, ["a"], shuffle=False).split([0.5, 0.5], randomize=randomize)
+    got = [[int(row[0]) for row in part.create_tuple_iterator(output_numpy=True)] for part in parts]
+    assert got == ([[5, 4, 0], [2, 3, 1, 6]] if randomize else [[0, 1, 2], [3, 4, 5, 6]])
+
+
+def test_randomized_split_of_a_pipeline_equals_mindspores(seeded):
+    # Recorded on MindSpore 2.10, ds.config.set_seed(3): randomize shuffles a mapped pipeline's parts (sporax kept the
+    # order), and each part keeps its order across epochs
+    seeded(3)
+    data = ds.GeneratorDataset(_generator(9), ["a"], shuffle=False).map(lambda a: a * 10, "a")
+    got = []
+    for part in data.split([0.4, 0.6], randomize=True):
+        iterator = part.create_tuple_iterator(output_numpy=True, num_epochs=2)
+        got.append([[int(row[0]) for row in iterator] for _ in range(2)])
+    assert got == [[[80, 70, 50, 10]] * 2, [[60, 0, 20, 30, 40]] * 2]
+    data = ds.NumpySlicesDataset(np.arange(9), ["a"], shuffle=False).map(lambda a: a + 1, "a")
+    got = [[int(row[0]) for row in part.create_tuple_iterator(output_numpy=True)] for part in data.split([4, 5])]
+    assert got == [[9, 8, 6, 2], [7, 1, 3, 4, 5]]

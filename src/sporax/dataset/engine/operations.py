@@ -23,15 +23,17 @@ class ShuffleDataset(Dataset):
         check.integer("shuffle", "buffer_size", buffer_size, 2, check.INT32_MAX)
         super().__init__(child)
         self.buffer_size = buffer_size
+        self.reshuffle_each_epoch = True
 
     def _blocks(self, ctx):
         # MindSpore's ShuffleOp seeds one std::mt19937_64 with the dataset seed per iterator and draws on
-        # across epochs and repeat passes: the engine lives in the iterator's streams.
+        # across epochs and repeat passes: the engine lives in the iterator's streams. Without reshuffling
+        # (the parts of a split) every pass starts the engine afresh, so every pass has one order.
         ctx.next_start(self)
         engines = ctx.streams if ctx.streams is not None else ctx.__dict__.setdefault("shuffle_engines", {})
         key = ("shuffle", ctx.node_id(self))
         words = engines.get(key)
-        if words is None:
+        if words is None or not self.reshuffle_each_epoch:
             words = engines[key] = Twister64Words(ctx.seed)
         width = len(self._column_names())
         yield from shuffled_blocks(self.children[0]._blocks(ctx), self.buffer_size, words, width, OUT_ROWS)

@@ -41,12 +41,17 @@ def split(dataset, sizes, randomize=True):
     """Split ``dataset`` into len(sizes) datasets (see Dataset.split)."""
     total = dataset.get_dataset_size()
     counts = _sizes(sizes, total)
-    if not isinstance(dataset, MappableDataset):
-        # Pipelines that are not plain random-access sources split in order (take/skip), each part on
-        # its own copy of the pipeline (as MindSpore's): parts sharing a node would not be trees.
+    if not isinstance(dataset, MappableDataset) or not getattr(dataset, "random_access", True):
+        # Pipelines that are not random-access sources (a generator too) split by take/skip, each part on
+        # its own copy of the pipeline (as MindSpore's): parts sharing a node would not be trees. To
+        # randomize, each copy passes one 10000-row shuffle buffer that keeps its order every epoch: with
+        # the same seed every copy sees the same order, so the parts do not overlap.
         parts, offset = [], 0
         for count in counts:
             part = copy_graph(dataset)
+            if randomize:
+                part = part.shuffle(10000)
+                part.reshuffle_each_epoch = False
             part = part.skip(offset) if offset else part
             parts.append(part.take(count))
             offset += count

@@ -192,3 +192,17 @@ def test_differs_num_parallel_workers_above_cpu_count_is_accepted():
     # 2-core machine); sporax accepts it and clamps its threads, so zoo scripts that ask for 8 workers run.
     data = ds.NumpySlicesDataset(np.arange(4), num_parallel_workers=(os.cpu_count() or 1) + 1, shuffle=False)
     assert [int(row[0]) for row in data.create_tuple_iterator(output_numpy=True)] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("data", [np.zeros((0, 2)), [], {}], ids=["no-rows-array", "empty-list", "empty-dict"])
+def test_numpy_slices_of_nothing_is_mindspores_value_error(data):
+    # MindSpore 2.10: ValueError "Argument data cannot be empty" (sporax made a dataset of 0 rows, or a TypeError)
+    with pytest.raises(ValueError, match="^Argument data cannot be empty"):
+        ds.NumpySlicesDataset(data, shuffle=False)
+
+
+def test_numpy_slices_of_empty_columns_is_a_runtime_error():
+    # MindSpore 2.10: RuntimeError "Syntax error." for a dict of empty columns or a tuple of them
+    for data in ({"x": []}, ([], [])):
+        with pytest.raises(RuntimeError, match="no rows"):
+            ds.NumpySlicesDataset(data, shuffle=False)

@@ -230,6 +230,9 @@ def _slices_column(value):
 
 def _slices_columns(data, column_names):
     """NumpySlicesDataset input as (names, columns): stacked arrays or lists of per-row arrays."""
+    if isinstance(data, (list, dict, np.ndarray)) and len(data) == 0:
+        raise ValueError("Argument data cannot be empty (NumpySlicesDataset reads its rows as the slices of data "
+                         "along the first axis; give at least one row).")
     if isinstance(data, dict):
         names = list(data)
         columns = [_slices_column(value) for value in data.values()]
@@ -263,6 +266,8 @@ def _slices_columns(data, column_names):
     if len({len(column) for column in columns}) > 1:
         raise ValueError("NumpySlicesDataset: all columns must have the same number of rows, "
                          f"but got {[len(c) for c in columns]}.")
+    if columns and len(columns[0]) == 0:  # MindSpore 2.10 says only "Syntax error."
+        raise RuntimeError("NumpySlicesDataset: the columns of data have no rows; give at least one row.")
     return names, columns
 
 

@@ -3,6 +3,7 @@ import jax
 import numpy as np
 import pytest
 
+import sporax
 import sporax.ops  # noqa: F401
 from sporax.core import Parameter, Tensor, dtype as ms
 
@@ -23,7 +24,7 @@ GET = [
     ("mask after slice", (slice(None), MASK[0]), (slice(None), Tensor(MASK[0]))),
     ("mixed advanced", (np.array([0, 1]), slice(1, 3), np.array([2, 3])), (Tensor(np.array([0, 1])), slice(1, 3), [2, 3])),
     ("tensor slice bounds", slice(0, 2), slice(Tensor(0), Tensor(2))), ("0-d tensor index", 1, Tensor(1)),
-    ("empty list", [], []), ("empty slice", slice(1, 0), slice(1, 0)), ("slice step 2", slice(None, None, 2), slice(None, None, 2)),
+    ("empty slice", slice(1, 0), slice(1, 0)), ("slice step 2", slice(None, None, 2), slice(None, None, 2)),
     ("slice negative start", slice(-1, None), slice(-1, None)), ("slice past end", slice(0, 100), slice(0, 100)),
     ("negative step slice", slice(None, None, -1), slice(None, None, -1)),
 ]
@@ -96,6 +97,86 @@ def test_a_lone_false_index_is_refused_as_mindspore():
         tensor = Tensor(X)
         tensor[index] = 0.0  # MindSpore: changes nothing
         assert tensor.asnumpy().tolist() == X.tolist()
+
+
+def _graph_cell(function):
+    class Indexing(sporax.nn.Cell):
+        def construct(self, x):
+            return function(x)
+    return Indexing()
+
+
+def _write(index):
+    def write(x):
+        x[index] = 1.0
+        return x
+    return write
+
+
+# graph mode parses a lambda only when it stands alone on its line, as MindSpore's: named readers
+def _read_5(x):
+    return x[5]
+
+
+def _read_last_9(x):
+    return x[..., 9]
+
+
+def _read_empty(x):
+    return x[[]]
+
+
+def _read_empty_member(x):
+    return x[0, []]
+
+
+def _read_float(x):
+    return x[1.0]
+
+
+# MindSpore 2.10's first lines, recorded on CPU: PyNative's words, then its graph compiler's
+INDEX_ERRORS = [
+    (_read_5, "index 5 is out of bounds for dimension with size 2",
+     "For 'StridedSlice', the 'strides[0]' cannot be negative number and 'begin[0]' must be in [-2, 2) when "
+     "'shrink_axis_mask' is greater than 0, but got 'strides[0]': 1, 'begin[0]': 5."),
+    (_read_last_9, "index 9 is out of bounds for dimension with size 4",
+     "For 'StridedSlice', the 'strides[2]' cannot be negative number and 'begin[2]' must be in [-4, 4) when "
+     "'shrink_axis_mask' is greater than 0, but got 'strides[2]': 1, 'begin[2]': 9."),
+    (_write(5), "Index 5 is out of bounds for axis 0 with size 2", "'index 5 is out of bounds for axis 0 with size 2'"),
+    (_write((0, 7)), "index 7 is out of bounds for dimension with size 3",
+     "Index 7 is out of bounds for dimension with size 3"),
+    (_read_empty, "When tensor is indexed by list, the list can't be empty.",
+     "'dimension is 2 but corresponding boolean dimension is 0'"),
+    (_read_empty_member, "IndexError: The sequence element(tuple/list) in tuple index can't be empty.",
+     "The sequence element(tuple/list) in tuple index can't be empty."),
+    (_read_float, "Only support integers, slices(`:`), ellipsis(`...`), None, bool, tensor, int, list and "
+                  "tuple as index, but got 1.0 with type <class 'float'>",
+     "Number index of tensor must be int or bool, but got 1.0."),
+]
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+@pytest.mark.parametrize("case", range(len(INDEX_ERRORS)))
+def test_index_errors_in_each_modes_words(case, mode):
+    # sporax gave the graph compiler's words in both modes, and an empty list selected nothing
+    function, pynative, graph = INDEX_ERRORS[case]
+    sporax.set_context(mode=getattr(sporax, f"{mode}_MODE"))
+    try:
+        with pytest.raises(IndexError) as caught:
+            _graph_cell(function)(Tensor(np.zeros((2, 3, 4), np.float32)))
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    assert str(caught.value).split("\n")[0] == (pynative if mode == "PYNATIVE" else graph)
+
+
+def test_bad_value_shape_in_pynative_is_mindspores_broadcast_error():
+    # MindSpore 2.10 PyNative's first line (recorded)
+    tensor = Tensor(np.zeros((2, 3, 4), np.float32))
+    with pytest.raises(ValueError) as caught:
+        tensor[0] = Tensor(np.ones((2, 2), np.float32))
+    assert str(caught.value).split("\n")[0] == (
+        "For 'BroadcastTo', in order to broadcast, each dimension pair must be equal or input dimension is 1 or target "
+        "dimension is -1. But got x_shape: (2, 2), target shape: (3, 4).")
 
 
 def test_bad_value_shape():

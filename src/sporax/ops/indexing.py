@@ -17,7 +17,7 @@ import numpy as np
 
 from sporax.core import jax_private
 from sporax.core.tensor import Tensor
-from sporax.state import views
+from sporax.state import scope, views
 from sporax.state.assign import rebind
 from sporax.state.fallback import ExplainedFallback
 
@@ -57,7 +57,9 @@ def _component(item):
         _check_integer(item.dtype)
         return item
     if isinstance(item, float):
-        first = f"Number index of tensor must be int or bool, but got {item!r}.\n"
+        first = (f"Number index of tensor must be int or bool, but got {item!r}.\n" if scope.compiling_graph() else
+                 "Only support integers, slices(`:`), ellipsis(`...`), None, bool, tensor, int, list and tuple as "
+                 f"index, but got {item!r} with type {type(item)}\n")
     else:
         first = (f"Unsupported Python object type received: {type(item)}. Supported types for tensor indexing are: "
                  f"list, int, float, tuple, slice, ellipsis, None, array, bool, or Tensor. Received value: {item!r}\n")
@@ -66,17 +68,33 @@ def _component(item):
 
 
 def _out_of_bounds(item, dim, size, writing, single):
-    """The IndexError for int index ``item`` outside dimension ``dim`` of ``size``: MindSpore 2.10's graph text
-    first (a read is its StridedSlice's, a write its setitem's), then sporax's."""
+    """The IndexError for int index ``item`` outside dimension ``dim`` of ``size``: MindSpore 2.10's text first, as
+    its PyNative or its graph compiler (a read: StridedSlice's check) words it, then sporax's."""
+    graph = scope.compiling_graph()
     if not writing:
         first = (f"For 'StridedSlice', the 'strides[{dim}]' cannot be negative number and 'begin[{dim}]' must be in "
                  f"[{-size}, {size}) when 'shrink_axis_mask' is greater than 0, but got 'strides[{dim}]': 1, "
-                 f"'begin[{dim}]': {item}.")
+                 f"'begin[{dim}]': {item}.") if graph else f"index {item} is out of bounds for dimension with size {size}"
     elif single:
-        first = f"'index {item} is out of bounds for axis {dim} with size {size}'"
+        first = (f"'index {item} is out of bounds for axis {dim} with size {size}'" if graph
+                 else f"Index {item} is out of bounds for axis {dim} with size {size}")
     else:
-        first = f"Index {item} is out of bounds for dimension with size {size}"
+        first = f"{'I' if graph else 'i'}ndex {item} is out of bounds for dimension with size {size}"
     return IndexError(f"{first}\nTensor index: index {item} is out of bounds for dimension {dim} with size {size}.")
+
+
+def _check_no_empty_list(index, shape):
+    """MindSpore 2.10 refuses reading with an empty list (NumPy selects nothing), in its PyNative or graph words."""
+    graph = scope.compiling_graph()
+    if type(index) is list and not index:
+        first = (f"'dimension is {shape[0] if shape else 0} but corresponding boolean dimension is 0'" if graph
+                 else "When tensor is indexed by list, the list can't be empty.")
+    elif type(index) is tuple and any(type(item) in (list, tuple) and not item for item in index):
+        first = ("" if graph else "IndexError: ") + "The sequence element(tuple/list) in tuple index can't be empty."
+    else:
+        return
+    raise IndexError(f"{first}\nTensor index: an empty list selects nothing; MindSpore refuses it. Use a slice "
+                     "such as x[0:0] for an empty selection.")
 
 
 def _check_integer(dtype):
@@ -183,6 +201,7 @@ def getitem(self, index):
     if index is False or isinstance(index, np.bool_) and not index:
         # MindSpore 2.10 (PyNative and graph) refuses reading x[False], where NumPy selects nothing
         raise IndexError("When tensor is indexed by a bool object, the value only support 'True'.")
+    _check_no_empty_list(index, array.shape)
     components = _components(index)
     if any(isinstance(item, _TracedMask) for item in components):
         raise _mask_error("indexing x[mask]")
@@ -291,8 +310,12 @@ def setitem(self, index, value):
         updated = array.at[selected].set(value)
     except ValueError as error:
         shape = array[selected].shape
-        raise ValueError(f"Tensor index assignment: a value of shape {tuple(value.shape)} cannot be broadcast to the "
-                         f"selected shape {tuple(shape)}.") from error
+        first = "" if scope.compiling_graph() else (
+            "For 'BroadcastTo', in order to broadcast, each dimension pair must be equal or input dimension is 1 or "
+            f"target dimension is -1. But got x_shape: ({', '.join(map(str, value.shape))}), target shape: "
+            f"({', '.join(map(str, shape))}).\n")  # MindSpore 2.10 PyNative's words
+        raise ValueError(f"{first}Tensor index assignment: a value of shape {tuple(value.shape)} cannot be broadcast "
+                         f"to the selected shape {tuple(shape)}.") from error
     rebind(self, updated, "Tensor.__setitem__")
 
 

@@ -108,3 +108,14 @@ CONTAINERS = [
 @pytest.mark.parametrize("call, container", CONTAINERS)
 def test_multi_result_functions_return_mindspores_container(call, container):
     assert type(eval(call)) is container
+
+
+@pytest.mark.parametrize("dtype, expected", [(np.int8, ("Int64", 12, 6)), (np.uint8, ("Int64", 12, 6)),
+                                             (np.float16, ("Float16", 12.0, 6.0)), (np.bool_, ("Bool", True, True))])
+def test_trace_sums_as_the_tensor_method(dtype, expected):
+    # recorded on MindSpore 2.10: mnp.trace is Tensor.trace (integers in Int64, a Bool diagonal gives Bool); sporax
+    # summed integers in Int32/UInt32 and Bools as Int32
+    square = ms.Tensor(np.arange(9).reshape(3, 3).astype(dtype))
+    whole, above = mnp.trace(square), mnp.trace(square, 1)
+    assert (str(whole.dtype), whole.asnumpy().item(), above.asnumpy().item()) == expected
+    assert str(above.dtype) == expected[0]

@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.numpy.dispatch import _Wide, table, wrap
+from sporax.numpy.dispatch import _Wide, exact, table, wrap
 
 
 def _array(obj, dtype, copy, ndmin):
@@ -33,6 +33,15 @@ def _indices(name):
     def function(n, k, m):
         return getattr(jnp, name)(n, k, m)
     return function
+
+
+def _trace(a, offset, axis1, axis2, dtype):
+    """As ``Tensor.trace`` (MindSpore 2.10): integer diagonals sum in Int64, a Bool diagonal gives a Bool."""
+    if dtype is None and a.dtype == np.bool_:
+        return jnp.any(jnp.diagonal(a, offset, axis1, axis2), -1)
+    if dtype is None and a.dtype.kind in "iu":
+        return exact(jnp.trace(a, offset, axis1, axis2, np.int64))
+    return jnp.trace(a, offset, axis1, axis2, dtype)
 
 
 def _window(function):
@@ -107,8 +116,7 @@ _ROWS = [
     ("triu_indices", "(n, k=0, m=None)", _indices("triu_indices")),
     ("tril_indices_from", "(arr, k=0)", lambda arr, k: jnp.tril_indices_from(arr, k), "arr"),
     ("triu_indices_from", "(arr, k=0)", lambda arr, k: jnp.triu_indices_from(arr, k), "arr"),
-    ("trace", "(a, offset=0, axis1=0, axis2=1, dtype=None)",
-     lambda a, offset, axis1, axis2, dtype: jnp.trace(a, offset, axis1, axis2, dtype), "a"),
+    ("trace", "(a, offset=0, axis1=0, axis2=1, dtype=None)", _trace, "a"),
     ("rand", "(*shape, dtype=mindspore.float32)", _random(ops.rand)),
     ("randn", "(*shape, dtype=mindspore.float32)", _random(ops.randn)),
     ("randint", "(minval, maxval=None, shape=None, dtype=mindspore.int32)", _randint),

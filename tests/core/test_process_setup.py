@@ -8,6 +8,8 @@ import textwrap
 import warnings
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 import pytest
 
 import sporax as ms
@@ -321,3 +323,31 @@ def test_import_freezes_its_objects_unless_switched_off(default_process, switche
     # sporax, JAX and NumPy leave well over 50,000 objects alive after import; none frozen when off.
     assert int(default_process["frozen"]) > 50_000
     assert int(switched_off_process[1]) == 0
+
+
+# --- NaN kept through exp on XLA:CPU ------------------------------------------------------------
+
+
+def test_exp_of_a_nan_known_when_compiling_is_nan_as_in_mindspore():
+    # mindflow's float16 attention masks its scores with ``zeros_like(scores) * Tensor(-1e10, fp16)``: 0 * -inf is
+    # a NaN constant. MindSpore 2.10 GRAPH gives NaN everywhere (recorded); XLA:CPU's exp gave finite garbage
+    # (softmax [0.522, -0.0, 0.478]) unless sporax guards it.
+    from sporax import Tensor, nn, ops
+
+    class Masked(nn.Cell):
+        def construct(self, s):
+            s = (s + ops.zeros_like(s) * Tensor(-1e10, ms.float16)).astype(ms.float32)
+            return ops.softmax(s, -1), ops.exp(s), ops.cosh(s), ops.sinh(s), ops.exp2(s), nn.Softmax()(s)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        results = Masked()(Tensor(np.array([[1, 2, 3]], np.float16)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for result in results:
+        assert result.dtype == ms.float32 and np.isnan(result.asnumpy()).all()
+    # numbers, infinities and gradients as before (exp(x) >= x, so the guard's max is exp itself)
+    x = jnp.array([-jnp.inf, -80.0, -1.5, 0.0, 1.5, 88.0, jnp.inf], jnp.float32)
+    for fn in (jnp.exp, jnp.exp2, jnp.cosh, jnp.sinh):
+        np.testing.assert_allclose(jax.jit(fn)(x), np.asarray(fn(x.astype(jnp.float64)), np.float32), rtol=1e-5)
+    np.testing.assert_allclose(jax.jit(jax.grad(lambda v: jnp.exp(v).sum()))(x[1:-1]), np.exp(x[1:-1]), rtol=1e-6)

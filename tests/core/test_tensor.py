@@ -1,4 +1,5 @@
 """Tensor construction, dtype inference and attributes, as MindSpore 2.10 (values recorded from the oracle)."""
+import warnings
 import numpy as np
 import pytest
 
@@ -116,3 +117,23 @@ def test_scalar_tensor_made_inside_jit_is_a_constant():
     double = sporax.jit(lambda x: x * Tensor(2.0))
     assert double(Tensor(np.array([1.0, 3.0], np.float32))).asnumpy().tolist() == [2.0, 6.0]
     assert double(Tensor(np.array([5.0], np.float32))).asnumpy().tolist() == [10.0]
+
+
+OVERFLOWING = [  # MindSpore 2.10 (CPU, PyNative) gives these infinities and prints no warning
+    ("Tensor(-1e10, ms.float16)", -np.inf),
+    ("Tensor(np.float64(-1e10), ms.float16)", -np.inf),
+    ("Tensor(np.array([1e40]), ms.float32)", [np.inf]),
+    ("Tensor([1e10, 1.0], ms.float16)", [np.inf, 1.0]),
+    ("ops.fill(ms.float16, (2,), 1e10)", [np.inf, np.inf]),
+    ("ops.full((2,), -1e10, dtype=ms.float16)", [-np.inf, -np.inf]),
+    ("ops.full_like(Tensor([1.0, 2.0], ms.float16), 1e10)", [np.inf, np.inf]),
+]
+
+
+@pytest.mark.parametrize("expression, values", OVERFLOWING, ids=[c[0] for c in OVERFLOWING])
+def test_a_value_beyond_the_dtypes_range_becomes_infinity_without_a_numpy_warning(expression, values):
+    from sporax import ops
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # NumPy's "overflow encountered in cast" is not MindSpore's
+        result = eval(expression, {"Tensor": Tensor, "np": np, "ms": ms, "ops": ops})
+    assert result.asnumpy().tolist() == values

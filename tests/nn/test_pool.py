@@ -123,3 +123,14 @@ def test_a_window_larger_than_the_input_is_refused_as_mindspore(shape, kernel, s
         with pytest.raises(ValueError, match=mx):
             pool(x)
     assert ops.AvgPool(kernel, stride, "same")(x).shape == shape == nn.MaxPool2d(kernel, stride, "same")(x).shape
+
+
+def test_errors_raised_by_an_ops_compiled_kernel_carry_no_jax_note():
+    # PyNative runs each op as a compiled kernel; MindSpore 2.10 raises these errors with no note, where JAX's jit
+    # adds "For simplicity, JAX has removed its internal frames ... JAX_TRACEBACK_FILTERING" (seen from mindearth's
+    # DgmrDiscriminator on a too-small frame)
+    x = Tensor(np.ones((1, 2, 1, 1), np.float32))
+    for pool, error in ((ops.AvgPool(2, 2), RuntimeError), (ops.MaxPool(2, 2), ValueError)):
+        with pytest.raises(error, match="^For 'AvgPool' op, H_out|^For 'MaxPool', the each element") as caught:
+            pool(x)
+        assert not getattr(caught.value, "__notes__", None)

@@ -3,6 +3,8 @@
 Primitives generated from op-table entries (Reshape, Transpose, Concat ...) are checked by the op
 test table (``test_op_table.py``).
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -247,3 +249,14 @@ def test_bce_with_logits_rounds_large_logits_as_mindspore_cpu():
     logits = np.array([-11.418175, -11.510628, -12.606115, -11.847788], np.float32)
     loss = sporax_nn.BCEWithLogitsLoss(reduction="none")(Tensor(logits), Tensor(np.zeros(4, np.float32)))
     np.testing.assert_array_equal(loss.asnumpy(), np.array([11, 10, 3, 7], np.float32) * 2.0 ** -20)
+
+
+def test_softplus_primitive_has_no_threshold_and_prints_no_overflow_warning_in_float16():
+    # mindchemistry's float16 Matformer applies ops.Softplus(); MindSpore 2.10 (recorded, CPU) prints nothing.
+    # sporax's "no threshold" was 1e30, whose cast to Float16 printed NumPy's "overflow encountered in cast".
+    x = Tensor(np.array([-2, 0, 3, 20, 30, 60000], np.float16))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ops.Softplus()(x)
+    assert result.dtype == mstype.float16
+    assert result.asnumpy().tolist() == [0.126953125, 0.693359375, 3.048828125, 20.0, 30.0, 60000.0]

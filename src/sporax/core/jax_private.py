@@ -20,6 +20,7 @@ from jax._src import distributed as _distributed
 from jax._src import xla_bridge as _xla_bridge
 from jax._src.interpreters import ad as _ad
 from jax._src.interpreters import batching as _batching
+from jax._src.interpreters import mlir as _mlir
 from jax._src.interpreters import partial_eval as _partial_eval
 
 # A jaxpr literal (an inline constant), for isinstance checks of what a jaxpr holds.
@@ -225,3 +226,8 @@ def compile_uncached(lowered, compiler_options):
         return lowered.compile(compiler_options=compiler_options)
     finally:
         _compile_policy.no_cache_write = False
+
+
+def generic_lowering(primitive):
+    """JAX's MLIR lowering rule of ``primitive`` for every platform without a rule of its own."""
+    return _mlir._lowerings[primitive].rule

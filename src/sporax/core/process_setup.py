@@ -98,6 +98,16 @@ Python's warning filters.
    ``np.set_printoptions(legacy="1.25")`` (scalars only; arrays print as before). Opt-out:
    ``SPORAX_NUMPY_PRINT=native``.
 
+12. **NaN kept through exp on XLA:CPU** (``keep_nan_through_exp``): on the CPU, ``exp``, ``exp2`` and ``cosh``
+   lower to ``max(f(x), x)``, which is ``f(x)`` for every number (``f(x) >= x``) and NaN for NaN; ``sinh`` (built
+   on exp) to ``select(x != x, x, sinh(x))``. Opt-out:
+   ``SPORAX_CPU_EXP_NAN=off``. Why: where XLA:CPU can see at compile time that exp's input is NaN (a constant
+   NaN, or ``x + nan``), its vectorised exp returns whatever memory held (jaxlib 0.10.2: ``jit(lambda x:
+   jnp.exp(x + nan))`` gave -4.3e-32, 4.6e-41); MindSpore gives NaN. mindflow's float16 attention adds
+   ``zeros_like(scores) * Tensor(-1e10, fp16)`` (0 * -inf: a NaN constant) and its GRAPH-mode softmax gave
+   finite values. ``max`` keeps XLA's softmax in one YNNPACK fusion (a NaN ``select`` split it in three,
+   1.5x slower).
+
 Example:
     >>> import sporax
     >>> from sporax.core import process_setup
@@ -117,8 +127,12 @@ import warnings
 
 import jax
 import numpy as np
+from jax import lax
 from jax.experimental.compilation_cache import compilation_cache
+from jax.interpreters import mlir
 from jaxlib import version as jaxlib_version
+
+from sporax.core import jax_private
 
 _OFF = ("off", "0", "false", "no")
 
@@ -284,13 +298,45 @@ def set_product_precision(matmul_allow_tf32, conv_allow_tf32):
     jax.config.update("jax_default_matmul_precision", product_precision)
 
 
+# --- 12. NaN kept through exp on XLA:CPU -----------------------------------------------------------
+
+def _at_least_input(x, y):
+    return lax.max(y, x)  # y = f(x) >= x for every real x: y; NaN for NaN (XLA's max propagates it)
+
+
+def _nan_as_input(x, y):
+    return lax.select(x != x, x, y)
+
+
+# f(x) >= x keeps exp, exp2 and cosh in YNNPACK's fusions; sinh (below x for x < 0) selects
+_NAN_GUARDS = ((lax.exp_p, _at_least_input), (lax.exp2_p, _at_least_input), (lax.cosh_p, _at_least_input),
+               (lax.sinh_p, _nan_as_input))
+
+
+def keep_nan_through_exp():
+    """Lower exp, exp2, cosh and sinh of real values on the CPU with a guard that keeps NaN (see item 12)."""
+    if _switched_off("SPORAX_CPU_EXP_NAN"):
+        return
+    for primitive, guard in _NAN_GUARDS:
+        generic, guarded = jax_private.generic_lowering(primitive), mlir.lower_fun(guard, multiple_results=False)
+
+        def rule(ctx, x, *, _generic=generic, _guarded=guarded, **params):
+            results = _generic(ctx, x, **params)
+            aval = ctx.avals_in[0]
+            if not np.issubdtype(aval.dtype, np.floating):
+                return results
+            return _guarded(ctx.replace(avals_in=[aval, aval]), x, results[0])
+
+        mlir.register_lowering(primitive, rule, platform="cpu")
+
+
 # --- applied on import --------------------------------------------------------------------------
 
 _applied = []
 
 
 def apply():
-    """Make the import-time settings (1 to 5 and 10 of the module's contract; 6 is read when it applies, 8 runs at the end of ``import sporax``), once per process."""
+    """Make the import-time settings (1 to 5, 10 and 12 of the module's contract; 6 is read when it applies, 8 runs at the end of ``import sporax``), once per process."""
     if _applied:
         return
     _applied.append(True)
@@ -301,6 +347,7 @@ def apply():
     warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
     if jax.config.jax_default_matmul_precision is None:  # else the user's JAX_DEFAULT_MATMUL_PRECISION: kept
         set_product_precision(matmul_allow_tf32=False, conv_allow_tf32=True)
+    keep_nan_through_exp()
 
 
 # --- 9. running programs finish before the process exits -----------------------------------------

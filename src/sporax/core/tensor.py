@@ -328,7 +328,8 @@ def _as_array(data, dtype):
         array = np.asarray(data)
         if array.dtype.kind in "USO":
             raise TypeError(f"Tensor: cannot make a tensor from a NumPy array of dtype {array.dtype}.")
-        return _on_device(array if target is None else array.astype(target), copy=target is None)
+        with np.errstate(over="ignore"):  # a value beyond the dtype's range becomes +-inf, silently as in MindSpore
+            return _on_device(array if target is None else array.astype(target), copy=target is None)
     if isinstance(data, (list, tuple, numbers.Number)):
         if target is None:
             target = mstype.to_numpy_dtype(_default_dtype_of_python(data))

@@ -31,18 +31,26 @@ from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, SCALAR, TO_FLOAT
 from sporax.ops.random_seeds import check_seed
 from sporax.state import views
+from sporax.state.fallback import drop_jax_note
 
 
 # What a kernel's jnp/lax calls raise for inputs the op cannot take (a complex dtype, a 0-d input to an
 # op along an axis, an empty reduction without identity): re-raised naming the op.
-_KERNEL_ERRORS = (TypeError, ValueError, IndexError)
+# RuntimeError: MindSpore's own runtime checks (AvgPool's "H_out/W_out must be positive") and XLA's, passed on as
+# they are; every error leaves its compiled kernel without JAX's traceback note.
+_KERNEL_ERRORS = (TypeError, ValueError, IndexError, RuntimeError)
 
 
 _JAX_ERRORS = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, jax.errors.ConcretizationTypeError)
 
 
 def named_error(op_name, error):
-    """``error`` as the same type, its message prefixed with the op when it does not name it already."""
+    """``error`` as the same type, its message prefixed with the op when it does not name it already, and without
+    the note JAX's jit adds to an error raised in a kernel ("For simplicity, JAX has removed its internal frames"):
+    MindSpore raises it with no note."""
+    drop_jax_note(error)
+    if isinstance(error, RuntimeError):
+        return error
     message = str(error)
     # sporax's own errors already say which op; JAX's tracer errors must keep their type (GRAPH mode's
     # eager fallback recognises them).

@@ -105,6 +105,12 @@ def _fill_value(op_name, value):
     return value
 
 
+def _filled(shape, value, target):
+    """``jnp.full``; a value beyond ``target``'s range becomes +-inf with no NumPy overflow warning, as in MindSpore."""
+    with np.errstate(over="ignore"):
+        return jnp.full(shape, value, target)
+
+
 def _numpy_full(fill_value, size, dtype=None):
     return np.full(size, fill_value, np.int64 if dtype is None else mstype.dtype_to_nptype(dtype))
 
@@ -125,7 +131,7 @@ def full(size, fill_value, *, dtype=None):
     target = _dtype_or("full", dtype, _INT64)
     if target.kind in "iu" and isinstance(value, float):
         value = int(value)  # MindSpore truncates toward zero; JAX would reject the cast of a float
-    return jnp.full(output_shape("full", "size", size, target), value, target)
+    return _filled(output_shape("full", "size", size, target), value, target)
 
 
 def _numpy_full_like(input, fill_value, dtype=None):
@@ -140,7 +146,7 @@ def _numpy_full_like(input, fill_value, dtype=None):
 def full_like(input, fill_value, *, dtype=None):
     """A tensor shaped like ``input`` filled with ``fill_value`` (``input``'s dtype by default)."""
     value = _fill_value("full_like", fill_value)
-    return jnp.full(input.shape, value, _dtype_or("full_like", dtype, input.dtype))
+    return _filled(input.shape, value, _dtype_or("full_like", dtype, input.dtype))
 
 
 def _numpy_fill(value, type, shape):
@@ -157,7 +163,7 @@ def fill(type, shape, value):
     value = _fill_value("fill", value)
     if target.kind in "iu" and isinstance(value, float):
         value = int(value)
-    return jnp.full(output_shape("fill", "shape", shape, target), value, target)
+    return _filled(output_shape("fill", "shape", shape, target), value, target)
 
 
 @op(inputs=(), dtypes=CREATION, mint="eye", inline=True, grad_check=False,

@@ -62,7 +62,7 @@ HShrink = primitive_class(TABLE["hardshrink"], __name__)
 SoftShrink = primitive_class(TABLE["softshrink"], __name__)
 
 GeLU = _unary("GeLU", lambda x: functional.gelu(x, approximate="tanh"), "GELU (tanh approximation, as MindSpore's GeLU).")
-Softplus = _unary("Softplus", lambda x: functional.softplus(x, 1, 1e30), "``log(1 + exp(x))``.")
+Softplus = _unary("Softplus", lambda x: functional.softplus(x, 1, np.inf), "``log(1 + exp(x))``.")  # no threshold
 L2Loss = _unary("L2Loss", lambda x: wrap(jnp.sum(jnp.square(array_of("L2Loss", "x", x))) / 2), "``sum(x ** 2) / 2``.")
 
 

@@ -13,10 +13,13 @@ Functions:
         (``neg``, ``square``, ``sum`` ... are not defined on Bool in MindSpore).
     ``binary_arrays(op, input, other, ...)``: the same operands uncast, plus the target dtype:
         ``(a, b, dtype)``; for ops that cast inside one compiled kernel.
-    ``binary_call(op, function, input, other, floating=False)``: ``function(a, b)`` on the
-        promoted operands, wrapped; casts run inside one compiled kernel (``function`` must be
+    ``binary_call(op, function, input, other, floating=False, zero_dim_follows=False)``: ``function(a, b)``
+        on the promoted operands, wrapped; casts run inside one compiled kernel (``function`` must be
         a module-level function: it is a static argument of that kernel). ``floating`` makes
-        Int/Bool results Float32 (true division). Failures raise ``binary_error``.
+        Int/Bool results Float32 (true division); ``zero_dim_follows`` casts the result to the dtype of
+        the operand of higher rank beside a 0-d Tensor of its kind (``zero_dim_result``).
+        Failures raise ``binary_error``.
+    ``zero_dim_result(a, b)``: that dtype (MindSpore 2.10's Mul and Div), or None.
     ``promoted_arrays(op, names, values)``: operands of an op of any number of Tensor-or-number
         inputs, uncast, and their common dtype: ``(operands, dtype)``.
     ``binary_operands(op, input, other, input_name="input", other_name="other")``: two operands
@@ -276,21 +279,39 @@ def binary_operands(op_name, input, other, input_name="input", other_name="other
     return a, b
 
 
-@functools.partial(jax.jit, static_argnames=("function", "dtype"))
-def _cast_kernel(function, a, b, dtype):
-    """``function`` of ``a`` and ``b`` cast to ``dtype``, as one compiled kernel."""
-    return function(jax.lax.convert_element_type(a, dtype), jax.lax.convert_element_type(b, dtype))
+@functools.partial(jax.jit, static_argnames=("function", "dtype", "result"))
+def _cast_kernel(function, a, b, dtype, result=None):
+    """``function`` of ``a`` and ``b`` cast to ``dtype`` (its result cast to ``result``, unless None), as one
+    compiled kernel."""
+    out = function(jax.lax.convert_element_type(a, dtype), jax.lax.convert_element_type(b, dtype))
+    return out if result is None else jax.lax.convert_element_type(out, result)
 
 
-def binary_call(op_name, function, input, other, floating=False):
-    """``function`` on the promoted operands of a binary op, as a Tensor."""
+def zero_dim_result(a, b):
+    """The result dtype MindSpore 2.10's Mul and Div give arrays ``a`` and ``b`` when one is 0-d, the other is
+    not, and both are of one kind (Bool, integer, floating, complex): the other's dtype (``float16 (2,) * float32
+    0-d`` is Float16, ``int32 (2,) * int64 0-d`` Int32). None otherwise: a change of kind, or two operands both
+    0-d or both not, promote as usual. They still compute in the common dtype, the result cast after
+    (``float16 x * float32 2.2`` is ``float16(float32(x) * 2.2)``, recorded on MindSpore 2.10)."""
+    if a.dtype == b.dtype or (a.ndim == 0) == (b.ndim == 0) or \
+            _DTYPE_KIND.get(a.dtype.kind, 2) != _DTYPE_KIND.get(b.dtype.kind, 2):
+        return None
+    return b.dtype if a.ndim == 0 else a.dtype
+
+
+def binary_call(op_name, function, input, other, floating=False, zero_dim_follows=False):
+    """``function`` on the promoted operands of a binary op, as a Tensor (``zero_dim_follows``: the result
+    takes ``zero_dim_result``'s dtype where there is one)."""
     a, b, dtype = binary_arrays(op_name, input, other)
+    result = zero_dim_result(a, b) if zero_dim_follows and hasattr(a, "ndim") and hasattr(b, "ndim") else None
     if floating and dtype.kind in "biu":
         dtype = _FLOAT32  # true division and transcendental functions of integers give Float32
+        if result is not None and result.kind in "biu":
+            result = None  # and so do they beside a 0-d Tensor
     try:
-        if getattr(a, "dtype", dtype) == dtype and getattr(b, "dtype", dtype) == dtype:
+        if result is None and getattr(a, "dtype", dtype) == dtype and getattr(b, "dtype", dtype) == dtype:
             return wrap(function(a, b))
-        return wrap(_cast_kernel(function, a, b, dtype))
+        return wrap(_cast_kernel(function, a, b, dtype, result))
     except (TypeError, ValueError, OverflowError) as error:
         # the kernel's own check (of a setting, of the operands' dtype) names the op or its Primitive
         if str(error).startswith((f"For '{op_name}'", "For primitive[")):

@@ -111,7 +111,7 @@ def _binary_runner(entry):
     # 10.7 us for an add of 4x4, 11 us vs 52 us for a logical_and that casts to Bool first).
     # inline=True: a traced step keeps the plain primitive (its jaxpr does not change).
     kernel = jax.jit(entry.kernel, inline=True)
-    position_wise, value_check = entry.position_wise, entry.value_check
+    position_wise, value_check, follows = entry.position_wise, entry.value_check, entry.zero_dim_follows
 
     if setting_names:
         kernels = {}
@@ -126,7 +126,7 @@ def _binary_runner(entry):
                     floating and (entry.float_result is None or entry.float_result(**named)))
             if value_check is not None:
                 value_check(_operand(input), _operand(other), **dict(zip(setting_names, settings)))
-            return binary_call(op_name, bound[0], input, other, bound[1])
+            return binary_call(op_name, bound[0], input, other, bound[1], follows)
 
         return run_with_settings
 
@@ -138,7 +138,7 @@ def _binary_runner(entry):
                 return channels_last.wrap(kernel(*both))
         if value_check is not None:
             value_check(_operand(input), _operand(other))
-        return binary_call(op_name, kernel, input, other, floating)
+        return binary_call(op_name, kernel, input, other, floating, follows)
 
     return run
 

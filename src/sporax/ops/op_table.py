@@ -157,6 +157,11 @@ class Op:
             kernel gets a tuple of arrays.
         inline: a compiled caller traces the kernel's operations into its own program (layout ops:
             ``reshape`` in a train step stays a plain reshape, not a call of a nested function).
+        zero_dim_follows: for a ``BINARY``/``BINARY_TO_FLOAT`` entry: a 0-d Tensor operand beside a Tensor of
+            higher rank and of the same kind (Bool, integer, floating, complex) takes that Tensor's dtype instead of
+            widening it, as a Python number would (MindSpore 2.10's Mul and Div: ``float16 (2,) * float32 0-d`` is
+            Float16, ``int32 (2,) * int64 0-d`` Int32); a kind change still promotes (``int32 (2,) * float64 0-d``
+            is Float64), and so do two 0-d Tensors or two of higher rank.
         float_result: for a ``BINARY_TO_FLOAT`` entry with settings, ``float_result(**settings)``
             says whether Int/Bool results become Float32 under those settings (``div``'s rounding
             modes keep integers); None: always.
@@ -264,6 +269,7 @@ class Op:
     snapshot: bool = False
     primitive_check: Callable = None
     extended: Callable = None
+    zero_dim_follows: bool = False
 
     @property
     def method_face(self):
@@ -345,7 +351,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
        updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
-       writer=None, view=False, snapshot=False, constant_settings=(), primitive_check=None):
+       writer=None, view=False, snapshot=False, constant_settings=(), primitive_check=None, zero_dim_follows=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
@@ -354,6 +360,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
     """
     if dtypes not in DTYPE_RULES:
         raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
+    if zero_dim_follows and dtypes not in (BINARY, BINARY_TO_FLOAT):
+        raise ValueError(f"op table: zero_dim_follows is a rule of two-operand (BINARY) entries, got {dtypes!r}")
     inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
     mint = (mint,) if isinstance(mint, (str, Spelling)) else tuple(mint)
     spelling_rows = tuple(name for name in mint if isinstance(name, Spelling))
@@ -395,7 +403,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), a
                    scalars=scalars, writes=writes, random=random, draws=draws,
                    updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
                    reference_dtype=reference_dtype, writer=writer, view=view,
-                   snapshot=snapshot, constant_settings=tuple(constant_settings), primitive_check=primitive_check)
+                   snapshot=snapshot, constant_settings=tuple(constant_settings), primitive_check=primitive_check,
+                   zero_dim_follows=zero_dim_follows)
         function = faces.functional(entry)
         extended = None
         if primitive_check is not None:  # the functional face checks; the method/mint faces are the plain kernel's

@@ -89,9 +89,11 @@ _check_truncate_mod = accepting_common_dtype("TruncateMod", "x",
                                               ("Float16", "Float32", "Float64", "Int32", "Int8", "UInt8"))
 # Add takes every number dtype but Bool (its message lists the real ones); AddExt, behind ``x.add``, ``mint.add``
 # and ``+``, also adds Bool operands (a logical or).
-_check_add = accepting_common_dtype("Add", "x", ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32",
-                                                  "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8"),
-                                     unlisted=("Complex64", "Complex128"))
+_NUMBERS = ("BFloat16", "Float16", "Float32", "Float64", "Int16", "Int32", "Int64", "Int8", "UInt16", "UInt32",
+            "UInt64", "UInt8")
+_check_add = accepting_common_dtype("Add", "x", _NUMBERS, unlisted=("Complex64", "Complex128"))
+# RealDiv takes the same dtypes: two Bool operands raise its TypeError (MindSpore 2.10).
+_check_real_div = accepting_common_dtype("RealDiv", "x", _NUMBERS, unlisted=("Complex64", "Complex128"))
 
 
 def _xlogy_reference(input, other):
@@ -138,7 +140,7 @@ def subtract(input, other, *, alpha=1):
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul",
-    aliases=("multiply", "tensor_mul", "tensor_muls"),
+    aliases=("multiply", "tensor_mul", "tensor_muls"), zero_dim_follows=True,
     samples=binary(), reference=np.multiply)
 def mul(input, other):
     """Return ``input * other``."""
@@ -162,7 +164,7 @@ def _div_samples(dtype):
 
 @op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="divide", mint=("div", "divide"),
     aliases=("divide",), float_result=lambda rounding_mode: rounding_mode is None, samples=_div_samples,
-    reference=_div_reference)
+    reference=_div_reference, zero_dim_follows=True)
 def div(input, other, *, rounding_mode=None):
     """Return ``input / other``; ``rounding_mode`` 'floor' or 'trunc' rounds the quotient.
 
@@ -173,7 +175,9 @@ def div(input, other, *, rounding_mode=None):
     if rounding_mode == "floor":
         return floor_division(input, other)
     if rounding_mode == "trunc":
-        return truncating_quotient(input, other)
+        quotient = truncating_quotient(input, other)
+        # two Bool operands give Bool, as MindSpore 2.10 (a 0/0 quotient, NaN, is True there too)
+        return quotient.astype(np.bool_) if is_bool(input) and is_bool(other) else quotient
     raise ValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}.")
 
 
@@ -181,20 +185,22 @@ divide = div
 
 
 def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
-                     method=True, inputs=("input", "other"), grad_check=True, aliases=(), value_check=None):
+                     method=True, inputs=("input", "other"), grad_check=True, aliases=(), value_check=None,
+                     zero_dim_follows=False):
     """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``inputs``, promoted
     as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method and its
-    ``mint`` function, unless ``method``/``mint`` is False, are ``name``; ``value_check`` is the entry's (it sees
-    the operands before their promotion)."""
+    ``mint`` function, unless ``method``/``mint`` is False, are ``name``; ``value_check`` and ``zero_dim_follows``
+    are the entry's (``value_check`` sees the operands before their promotion)."""
     return function_op(name, compute, doc, module=__name__, inputs=inputs,
                        dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive,
                        method=name if method else None, mint=name if mint else (), samples=samples,
-                       reference=reference, grad_check=grad_check, aliases=aliases, value_check=value_check)
+                       reference=reference, grad_check=grad_check, aliases=aliases, value_check=value_check,
+                       zero_dim_follows=zero_dim_follows)
 
 
-true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
+true_divide = _binary_function("true_divide", single_rounding_quotient, np.true_divide,
                                "Return ``dividend / divisor`` (integers give Float32).", _POSITIVE_DIVISOR, "Div",
-                               to_float=True, mint=False, inputs=("dividend", "divisor"))
+                               to_float=True, mint=False, inputs=("dividend", "divisor"), zero_dim_follows=True)
 
 
 floor_divide = _binary_function("floor_divide", floor_division, np.floor_divide,
@@ -218,7 +224,8 @@ def _real_divide(x, y):
 
 tensor_div = _binary_function("tensor_div", _real_divide, np.true_divide,
                               "Return ``x / y`` (MindSpore's ``RealDiv``): integers divide toward zero and stay "
-                              "integers.", _POSITIVE_DIVISOR, "RealDiv", method=False, mint=False, inputs=("x", "y"))
+                              "integers.", _POSITIVE_DIVISOR, "RealDiv", method=False, mint=False, inputs=("x", "y"),
+                              value_check=_check_real_div)
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateDiv", samples=_WHOLE,

@@ -18,8 +18,8 @@ RECORDS = json.load(open(FIXTURE))
 
 
 def decode(value):
-    if value is None:
-        return None
+    if value is None or isinstance(value, int):
+        return value
     if isinstance(value, list):
         return tuple(value)
     return Tensor(np.array(value["values"], value.get("dtype", "float32")).reshape(value["shape"]))

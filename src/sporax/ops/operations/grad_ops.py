@@ -151,11 +151,18 @@ class MaxPoolGradWithArgmaxV2(Primitive):
 # The rest of MindSpore's backward kernels, one module per kind, served under this same path.
 from sporax.ops.operations.grad_ops_elementwise import (  # noqa: E402
     AbsGrad, ACosGrad, AsinGrad, AtanGrad, InvGrad, ReluGrad, ReLU6Grad, EluGrad, HSwishGrad, HSigmoidGrad,
-    SiLUGrad, SoftplusGrad, FastGeLUGrad, GeLUGrad, HShrinkGrad, SoftShrinkGrad, LogitGrad, LogSoftmaxGrad)
+    SiLUGrad, SoftplusGrad, FastGeLUGrad, GeLUGrad, HShrinkGrad, SoftShrinkGrad, LogitGrad, LogSoftmaxGrad,
+    IgammaGradA)
 from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     BiasAddGrad, MaximumGrad, MinimumGrad, MaxPoolGrad, AvgPoolGrad, SliceGrad, StridedSliceGrad, LayerNormGrad,
     SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter,
     L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad, entry_vjp)
 from sporax.ops.operations.grad_ops_nn import (  # noqa: E402
     MirrorPadGrad, AdaptiveAvgPool2DGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
-    MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad)
+    MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad, BatchNormGrad, LRNGrad, MultiMarginLossGrad)
+from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
+    AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool3DGrad, GridSampler2DGrad, GridSampler3DGrad,
+    ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad, UpsampleNearest3DGrad,
+    UpsampleTrilinear3DGrad, PadV3Grad, ROIAlignGrad, MaxPoolGradGrad, MaxPool3DGradGrad)
+from sporax.ops.operations.grad_ops_selection import (  # noqa: E402
+    MaximumGradGrad, MinimumGradGrad, GatherDGradV2, MedianGrad, SparseSegmentMeanGrad, SparseSegmentSqrtNGrad)

@@ -305,3 +305,101 @@ class PdistGrad(Primitive):
 
     def __call__(self, y_grad, x, y):
         return vjp_of_inputs("PdistGrad", lambda value: pdist(value, self.p), x, y_grad, ("x", "y_grad"))
+
+
+class BatchNormGrad(Primitive):
+    """Gradient of ``BatchNorm`` with respect to its input, scale and bias, from the saved statistics.
+
+    Args:
+        is_training (bool): whether the forward normalised by the batch's statistics (their own gradient
+            flows to ``x``) or by running ones. Default: False.
+        epsilon (float): the forward's. Default: 1e-5.
+        data_format (str): 'NCHW' (channels second) or 'NHWC' (channels last). Default: 'NCHW'.
+
+    Inputs:
+        - **dy** (Tensor) - the gradient of the normalised output.
+        - **x** (Tensor) - the forward input.
+        - **scale** (Tensor) - (C,) the forward scale.
+        - **save_mean** (Tensor), **save_variance** (Tensor) - (C,) the mean and variance it normalised by.
+        - **reserve** (Tensor) - MindSpore's workspace (not read).
+
+    Outputs:
+        (dx, dscale, dbias): shaped as ``x``, (C,) and (C,).
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, data_format="NCHW"):
+        if data_format not in ("NCHW", "NHWC", "NCDHW"):
+            raise ValueError(f"For 'BatchNormGrad', 'data_format' must be 'NCHW' or 'NHWC', but got {data_format!r}.")
+        self.init_prim_io_names(["dy", "x", "scale", "save_mean", "save_inv_variance", "reserve"],
+                                ["dx", "bn_scale", "bn_bias"])
+
+    def __call__(self, dy, x, scale, save_mean, save_variance, reserve=None):
+        x_array = array_of("BatchNormGrad", "x", x)
+        work = jnp.promote_types(x_array.dtype, jnp.float32)
+        channel = x_array.ndim - 1 if self.data_format == "NHWC" else 1
+        axes = tuple(axis for axis in range(x_array.ndim) if axis != channel)
+        shape = [-1 if axis == channel else 1 for axis in range(x_array.ndim)]
+
+        def per_channel(arg_name, value):
+            return array_of("BatchNormGrad", arg_name, value).astype(work).reshape(shape)
+
+        gradient = array_of("BatchNormGrad", "dy", dy).astype(work)
+        inv = 1.0 / jnp.sqrt(per_channel("save_variance", save_variance) + self.epsilon)
+        normalised = (x_array.astype(work) - per_channel("save_mean", save_mean)) * inv
+        dbias = jnp.sum(gradient, axis=axes)
+        dscale = jnp.sum(gradient * normalised, axis=axes)
+        gain = per_channel("scale", scale) * inv
+        if self.is_training:
+            count = x_array.size // x_array.shape[channel]
+            dx = gain * (gradient - dbias.reshape(shape) / count - normalised * dscale.reshape(shape) / count)
+        else:
+            dx = gain * gradient
+        return wrap(dx.astype(x_array.dtype)), wrap(dscale), wrap(dbias)
+
+
+class LRNGrad(Primitive):
+    """Gradient of ``LRN`` (local response normalisation across channels) with the same settings (its VJP).
+
+    Inputs:
+        - **grads** (Tensor) - the gradient of the normalised output.
+        - **x** (Tensor) - the forward input (N, C, H, W).
+        - **y** (Tensor) - the forward output (its values are recomputed from ``x``).
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+        self.forward = _operations().LRN(depth_radius, bias, alpha, beta)
+        self.init_prim_io_names(["grads", "x", "y"], ["z"])
+
+    def __call__(self, grads, x, y):
+        return vjp_of_inputs("LRNGrad", self.forward, x, grads, ("x", "grads"))
+
+
+class MultiMarginLossGrad(Primitive):
+    """Gradient of ``MultiMarginLoss`` with respect to its input (its VJP).
+
+    Args:
+        p, margin, reduction: those of the forward loss.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the loss.
+        - **x** (Tensor) - (N, C) the forward input.
+        - **target** (Tensor) - (N,) int class indices.
+        - **weight** (Tensor) - (C,) class weights, or None.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=1, margin=1.0, reduction="mean"):
+        self.forward = _operations().MultiMarginLoss(p, margin, reduction)
+        self.init_prim_io_names(["y_grad", "x", "target", "weight"], ["x_grad"])
+
+    def __call__(self, y_grad, x, target, weight=None):
+        return vjp_of_inputs("MultiMarginLossGrad", lambda value: self.forward(value, target, weight), x, y_grad,
+                             ("x", "y_grad"))

@@ -1,0 +1,143 @@
+"""Backward kernels of ``ops.operations._grad_ops`` that route a gradient to selected elements: ``GatherD``'s,
+``Median``'s, the sparse segment reductions', and the second derivatives of ``Maximum``/``Minimum``.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.ops.operations.grad_ops_selection import MaximumGradGrad
+    >>> one = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    >>> MaximumGradGrad()(one, Tensor(np.array([1.0, 3.0, 2.0], np.float32)), one * 10, one)[2].asnumpy().tolist()
+    [10.0, 2.0, 30.0]
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import array_of, inexact_array_of, wrap
+from sporax.ops.op_table import TABLE
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _extremum_grad_grad(name, x_wins, rule):
+    """``name(grad_x, grad_y)(x, y, dx, dy)`` -> ``(zeros, zeros, sopd_grads)``: the gradient of
+    ``MaximumGrad``/``MinimumGrad`` with respect to their incoming gradient."""
+
+    @prim_attr_register
+    def __init__(self, grad_x=True, grad_y=True):
+        self.init_prim_io_names(["x", "y", "dx", "dy"], ["sopd_x", "sopd_y", "sopd_grads"])
+
+    def __call__(self, x, y, dx, dy):
+        x_array, y_array = array_of(name, "x", x), array_of(name, "y", y)
+        dx_array, dy_array = array_of(name, "dx", dx), array_of(name, "dy", dy)
+        chosen = jnp.where(x_wins(x_array, y_array), dx_array, dy_array)
+        return wrap(jnp.zeros_like(x_array)), wrap(jnp.zeros_like(y_array)), wrap(chosen)
+
+    doc = (f"Second derivative of ``{name[:-8]}``: ``dx`` where {rule} (ties included), else ``dy``.\n\n"
+           "    Inputs:\n        - **x**, **y** (Tensor) - the forward inputs.\n"
+           "        - **dx**, **dy** (Tensor) - the gradients of ``x`` and ``y``.\n\n"
+           "    Outputs:\n        (sopd_x, sopd_y, sopd_grads): zeros shaped as ``x`` and ``y``, and the gradient of"
+           " the incoming gradient.\n")
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
+
+
+MaximumGradGrad = _extremum_grad_grad("MaximumGradGrad", lambda x, y: x >= y, "``x >= y``")
+MinimumGradGrad = _extremum_grad_grad("MinimumGradGrad", lambda x, y: x <= y, "``x <= y``")
+
+
+class GatherDGradV2(Primitive):
+    """Gradient of ``GatherD``: ``dout`` added into zeros shaped as ``x`` at ``index`` along ``dim``.
+
+    Inputs:
+        - **x** (Tensor) - the forward input.
+        - **dim** (int) - the forward axis.
+        - **index** (Tensor) - the forward int indices.
+        - **dout** (Tensor) - the gradient of the gathered output, shaped as ``index``.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["x", "dim", "index", "grad"], ["output"])
+
+    def __call__(self, x, dim, index, dout):
+        x_array = array_of("GatherDGradV2", "x", x)
+        index_array = array_of("GatherDGradV2", "index", index)
+        dy = array_of("GatherDGradV2", "dout", dout).astype(x_array.dtype)
+        dim = int(dim)
+        _, pullback = jax.vjp(lambda value: TABLE["gather_d"].kernel(value, dim, index_array), x_array)
+        return wrap(pullback(dy)[0])
+
+
+class MedianGrad(Primitive):
+    """Gradient of ``Median``: ``y_grad`` at the median's position along ``axis`` (``indices``), or, for the
+    global median, shared equally by the elements equal to it.
+
+    Args:
+        global_median, axis, keep_dims: those of the forward op.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the median.
+        - **x** (Tensor) - the forward input.
+        - **y** (Tensor) - the forward median.
+        - **indices** (Tensor) - the forward indices (not read for the global median).
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, global_median=False, axis=0, keep_dims=False):
+        self.init_prim_io_names(["y_grad", "x", "y", "indices"], ["x_grad"])
+
+    def __call__(self, y_grad, x, y, indices):
+        x_array = inexact_array_of("MedianGrad", "x", x)
+        dy = array_of("MedianGrad", "y_grad", y_grad).astype(x_array.dtype)
+        if self.global_median:
+            chosen = x_array == array_of("MedianGrad", "y", y).astype(x_array.dtype).reshape(())
+            return wrap(jnp.where(chosen, dy.reshape(()) / jnp.sum(chosen), 0).astype(x_array.dtype))
+        axis = self.axis % max(x_array.ndim, 1)
+        index = array_of("MedianGrad", "indices", indices).astype(jnp.int32)
+        if not self.keep_dims and x_array.ndim:
+            index, dy = jnp.expand_dims(index, axis), jnp.expand_dims(dy, axis)
+        place = jnp.arange(x_array.shape[axis] if x_array.ndim else 1).reshape(
+            [-1 if dim == axis else 1 for dim in range(max(x_array.ndim, 1))])
+        return wrap(jnp.where(place == index, dy, 0).reshape(x_array.shape).astype(x_array.dtype))
+
+
+def _sparse_segment_grad(name, divide_by, summary):
+    """``name()(grad, indices, segment_ids, output_dim0)``: each row ``grad[segment_ids[i]]``, divided by
+    ``divide_by(count of its segment)``, added into row ``indices[i]`` of a zero (output_dim0, ...) Tensor."""
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["x", "indices", "segment_ids", "output_dim0"], ["y"])
+
+    def __call__(self, grad, indices, segment_ids, output_dim0):
+        dy = inexact_array_of(name, "grad", grad)
+        rows = array_of(name, "indices", indices).astype(jnp.int32)
+        segments = array_of(name, "segment_ids", segment_ids).astype(jnp.int32)
+        if rows.shape != segments.shape or rows.ndim != 1:
+            raise ValueError(f"For '{name}', 'indices' and 'segment_ids' must be 1-d of one shape, but got "
+                             f"{tuple(rows.shape)} and {tuple(segments.shape)}.")
+        size = int(np.asarray(array_of(name, "output_dim0", output_dim0)).reshape(()))  # an output shape: eager
+        counts = jnp.zeros(dy.shape[0], dy.dtype).at[segments].add(1)
+        scale = divide_by(jnp.maximum(counts, 1))[segments].reshape((-1,) + (1,) * (dy.ndim - 1))
+        return wrap(jnp.zeros((size,) + dy.shape[1:], dy.dtype).at[rows].add(dy[segments] / scale))
+
+    doc = (f"{summary}\n\n    Inputs:\n        - **grad** (Tensor) - the gradient of the segment reduction.\n"
+           "        - **indices** (Tensor), **segment_ids** (Tensor) - 1-d int, the forward's.\n"
+           "        - **output_dim0** (Tensor) - 0-d int, the forward input's first dimension.\n\n"
+           "    Outputs:\n        Tensor of shape (output_dim0, *grad.shape[1:]).\n")
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
+
+
+SparseSegmentMeanGrad = _sparse_segment_grad("SparseSegmentMeanGrad", lambda count: count,
+                                             "Gradient of ``SparseSegmentMean``: each segment's gradient over its "
+                                             "size, back to the rows it read.")
+SparseSegmentSqrtNGrad = _sparse_segment_grad("SparseSegmentSqrtNGrad", jnp.sqrt,
+                                              "Gradient of ``SparseSegmentSqrtN``: each segment's gradient over "
+                                              "the square root of its size, back to the rows it read.")

@@ -141,3 +141,52 @@ SparseSegmentMeanGrad = _sparse_segment_grad("SparseSegmentMeanGrad", lambda cou
 SparseSegmentSqrtNGrad = _sparse_segment_grad("SparseSegmentSqrtNGrad", jnp.sqrt,
                                               "Gradient of ``SparseSegmentSqrtN``: each segment's gradient over "
                                               "the square root of its size, back to the rows it read.")
+
+
+class SparseFillEmptyRowsGrad(Primitive):
+    """Gradient of ``SparseFillEmptyRows``: each input value's gradient read through ``reverse_index_map``; the
+    filled default value gets the rest.
+
+    Inputs:
+        - **reverse_index_map** (Tensor) - 1-d int64, where each input value went in the output.
+        - **grad_values** (Tensor) - 1-d, the gradient of the output values.
+
+    Outputs:
+        (d_values, d_default_value): shaped as ``reverse_index_map``, and 0-d.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["reverse_index_map", "grad_values"], ["y_values", "y_default_value"])
+
+    def __call__(self, reverse_index_map, grad_values):
+        index = array_of("SparseFillEmptyRowsGrad", "reverse_index_map", reverse_index_map).astype(jnp.int32)
+        dy = array_of("SparseFillEmptyRowsGrad", "grad_values", grad_values)
+        values = dy[index]
+        return wrap(values), wrap(jnp.sum(dy) - jnp.sum(values))
+
+
+class SparseSliceGrad(Primitive):
+    """Gradient of ``SparseSlice``: each input value gets the gradient of the output value it became, zero
+    where it fell outside the slice.
+
+    Inputs:
+        - **backprop_val_grad** (Tensor) - 1-d, the gradient of the sliced values.
+        - **indices** (Tensor) - (N, rank) int64, the forward input's indices.
+        - **start** (Tensor) - 1-d int64, the forward slice start.
+        - **new_indices** (Tensor) - (M, rank) int64, the forward output's indices.
+
+    Outputs:
+        Tensor (N,), the gradient of the input values.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["backprop_val_grad", "indices", "start", "new_indices"], ["y_grad"])
+
+    def __call__(self, backprop_val_grad, indices, start, new_indices):
+        dy = array_of("SparseSliceGrad", "backprop_val_grad", backprop_val_grad)
+        shifted = array_of("SparseSliceGrad", "indices", indices) - array_of("SparseSliceGrad", "start", start)
+        kept = array_of("SparseSliceGrad", "new_indices", new_indices)
+        match = jnp.all(shifted[:, None, :] == kept[None, :, :], axis=-1)  # (N, M): input i became output j
+        return wrap(jnp.sum(jnp.where(match, dy[None, :], 0), axis=1).astype(dy.dtype))

@@ -15,6 +15,7 @@ Example:
     [[[0.0, 0.0], [0.0, 1.0]]]
 """
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
@@ -371,3 +372,98 @@ class MaxPool3DGradGrad(Primitive):
 
     def __call__(self, x, origin_output, grad):
         return _max_pool_grad_grad("MaxPool3DGradGrad", x, grad, self.forward)
+
+
+def _planes(op_name, arg_name, value, spatial_rank, channels_last):
+    """``value`` as an array with channels before the spatial axes (moved there when ``channels_last``)."""
+    array = array_of(op_name, arg_name, value)
+    return jnp.moveaxis(array, -1, array.ndim - spatial_rank - 1) if channels_last else array
+
+
+def _max_unpool_grad(name, spatial_rank, default_format):
+    """``name(ksize, strides, pads, output_shape, data_format)(x, grads, argmax)``: the unpooled gradient read
+    back at each input element's ``argmax`` (flat over its spatial plane)."""
+
+    @prim_attr_register
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format=default_format):
+        self.init_prim_io_names(["x", "grads", "argmax"], ["y"])
+
+    def __call__(self, x, grads, argmax):
+        channels_last = self.data_format in ("NHWC", "NDHWC")
+        x_array = array_of(name, "x", x)
+        dy = _planes(name, "grads", grads, spatial_rank, channels_last)
+        index = _planes(name, "argmax", argmax, spatial_rank, channels_last).astype(jnp.int32)
+        lead = dy.shape[:dy.ndim - spatial_rank]
+        rows = int(np.prod(lead))
+        picked = jnp.take_along_axis(dy.reshape(rows, -1), index.reshape(rows, -1), axis=1).reshape(index.shape)
+        if channels_last:
+            picked = jnp.moveaxis(picked, picked.ndim - spatial_rank - 1, -1)
+        return wrap(picked.astype(x_array.dtype))
+
+    doc = (f"Gradient of ``{name[:-4]}``: the output gradient read at each input element's ``argmax``.\n\n"
+           "    Args:\n        ksize, strides, pads, output_shape, data_format: those of the forward op.\n\n"
+           "    Inputs:\n        - **x** (Tensor) - the forward input.\n"
+           "        - **grads** (Tensor) - the gradient of the unpooled output.\n"
+           "        - **argmax** (Tensor) - the forward indices (flat over each spatial plane), shaped as ``x``.\n\n"
+           "    Outputs:\n        Tensor of the shape and dtype of ``x``.\n")
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
+
+
+MaxUnpool2DGrad = _max_unpool_grad("MaxUnpool2DGrad", 2, "NCHW")
+MaxUnpool3DGrad = _max_unpool_grad("MaxUnpool3DGrad", 3, "NCDHW")
+
+
+class MaxPoolGradGradWithArgmax(Primitive):
+    """Second derivative of ``MaxPoolWithArgmax``: ``grad`` (shaped as the input) read at each ``argmax``.
+
+    Args:
+        kernel_size, strides, pad_mode: those of the forward op (``argmax`` fixes the positions).
+
+    Inputs:
+        - **x** (Tensor) - the forward input (N, C, H, W).
+        - **grad** (Tensor) - shaped as ``x``.
+        - **argmax** (Tensor) - the forward argmax, flat over one image's (C, H, W) as MindSpore's CPU kernel
+          writes it.
+
+    Outputs:
+        Tensor of the shape of ``argmax``, the dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID"):
+        self.init_prim_io_names(["x", "grad", "argmax"], ["output"])
+
+    def __call__(self, x, grad, argmax):
+        x_array = array_of("MaxPoolGradGradWithArgmax", "x", x)
+        direction = array_of("MaxPoolGradGradWithArgmax", "grad", grad).astype(x_array.dtype)
+        index = array_of("MaxPoolGradGradWithArgmax", "argmax", argmax).astype(jnp.int32)
+        batch = direction.shape[0]
+        picked = jnp.take_along_axis(direction.reshape(batch, -1), index.reshape(batch, -1), axis=1)
+        return wrap(picked.reshape(index.shape))
+
+
+class AffineGridGrad(Primitive):
+    """Gradient of ``AffineGrid`` with respect to ``theta`` (its VJP).
+
+    Args:
+        align_corners (bool): that of the forward op. Default: False.
+
+    Inputs:
+        - **y_grad** (Tensor) - (N, H, W, 2) or (N, D, H, W, 3), the gradient of the grid.
+        - **x_size** (tuple[int]) - the forward output size (N, C, H, W) or (N, C, D, H, W).
+
+    Outputs:
+        Tensor (N, 2, 3) or (N, 3, 4), the gradient of ``theta``.
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False):
+        self.forward = _operations().AffineGrid(align_corners)
+        self.init_prim_io_names(["y_grad", "x_size"], ["x_grad"])
+
+    def __call__(self, y_grad, x_size):
+        dy = array_of("AffineGridGrad", "y_grad", y_grad)
+        size = _shape_of("AffineGridGrad", "x_size", x_size)
+        rank = len(size) - 2
+        return _pullback_in_float32(lambda theta: self.forward(theta, size), (size[0], rank, rank + 1), dy)

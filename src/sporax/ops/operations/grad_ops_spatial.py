@@ -467,3 +467,29 @@ class AffineGridGrad(Primitive):
         size = _shape_of("AffineGridGrad", "x_size", x_size)
         rank = len(size) - 2
         return _pullback_in_float32(lambda theta: self.forward(theta, size), (size[0], rank, rank + 1), dy)
+
+
+class ResizeV2Grad(Primitive):
+    """Gradient of ``ResizeV2`` with the same settings (its VJP).
+
+    Inputs:
+        - **grads** (Tensor) - (N, C, H_out, W_out), the gradient of the resized output.
+        - **roi**, **scales** (Tensor) - not read (MindSpore takes them empty).
+        - **original_size** (Tensor) - 1-d int64, the forward input's shape (N, C, H, W).
+
+    Outputs:
+        Tensor of shape ``original_size``.
+    """
+
+    @prim_attr_register
+    def __init__(self, coordinate_transformation_mode="half_pixel", mode="nearest"):
+        # nearest reads no coordinate mode (its forward takes 'half_pixel' only; the gradient takes both)
+        forward_mode = "half_pixel" if mode == "nearest" else coordinate_transformation_mode
+        self.forward = _operations().ResizeV2(forward_mode, mode)
+        self.init_prim_io_names(["grads", "roi", "scales", "original_size"], ["y"])
+
+    def __call__(self, grads, roi, scales, original_size):
+        dy = array_of("ResizeV2Grad", "grads", grads)
+        shape = _shape_of("ResizeV2Grad", "original_size", original_size)
+        sizes = wrap(np.array(dy.shape, np.int64))
+        return _pullback_in_float32(lambda x: self.forward(x, roi, scales, sizes), shape, dy)

@@ -509,13 +509,16 @@ def pad_and_shift(input_x, cum_sum_arr, shift_idx):
 
 def _ragged_samples(dtype):
     values = samples.values((4,), dtype, seed=0)
-    return [op_table.Sample(((np.array([0, 2, 3], np.int64),), samples.values((3,), dtype, seed=1)),
+    # rows all empty first (the dtype sweep makes every input Int32 and scales integers, which keeps zero splits);
+    # an empty row, and values with an inner dense dimension
+    return [op_table.Sample(((np.array([0, 0, 0], np.int32),), samples.values((0,), dtype, seed=3)),
+                            {"Tsplits": mstype.int32}),
+            op_table.Sample(((np.array([0, 1, 1, 3], np.int32),), samples.values((3, 2), dtype, seed=2)),
+                            {"Tsplits": mstype.int32}),
+            op_table.Sample(((np.array([0, 2, 3], np.int64),), samples.values((3,), dtype, seed=1)),
                             {"Tsplits": mstype.int64}),
             op_table.Sample(((np.array([0, 2, 3], np.int64), np.array([0, 1, 3, 4], np.int64)), values),
-                            {"Tsplits": mstype.int64}),
-            # an empty row, and values with an inner dense dimension
-            op_table.Sample(((np.array([0, 1, 1, 3], np.int32),), samples.values((3, 2), dtype, seed=2)),
-                            {"Tsplits": mstype.int32})]
+                            {"Tsplits": mstype.int64})]
 
 
 def _ragged_reference(rt_nested_splits, rt_dense_values, Tsplits):

@@ -165,7 +165,8 @@ from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
     AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool3DGrad, GridSampler2DGrad, GridSampler3DGrad,
     ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad, UpsampleNearest3DGrad,
     UpsampleTrilinear3DGrad, PadV3Grad, ROIAlignGrad, MaxPoolGradGrad, MaxPool3DGradGrad, MaxUnpool2DGrad,
-    MaxUnpool3DGrad, MaxPoolGradGradWithArgmax, AffineGridGrad, ResizeV2Grad)
+    MaxUnpool3DGrad, MaxPoolGradGradWithArgmax, AffineGridGrad, ResizeV2Grad, FractionalMaxPoolGrad,
+    FractionalAvgPoolGrad)
 from sporax.ops.operations.grad_ops_selection import (  # noqa: E402
     MaximumGradGrad, MinimumGradGrad, GatherDGradV2, MedianGrad, SparseSegmentMeanGrad, SparseSegmentSqrtNGrad,
     SparseFillEmptyRowsGrad, SparseSliceGrad)

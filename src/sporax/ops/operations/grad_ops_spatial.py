@@ -19,6 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.fractional_pooling import pool_by_sequences
 from sporax.ops.functional.unpool import scatter_to_planes
 from sporax.ops.operations.grad_ops_nn import _operations, _pullback_in_float32
 from sporax.ops.operations.grad_ops_structured import _shape_of, vjp_of_inputs
@@ -493,3 +494,68 @@ class ResizeV2Grad(Primitive):
         shape = _shape_of("ResizeV2Grad", "original_size", original_size)
         sizes = wrap(np.array(dy.shape, np.int64))
         return _pullback_in_float32(lambda x: self.forward(x, roi, scales, sizes), shape, dy)
+
+
+def _boundaries(op_name, arg_name, value):
+    return [int(bound) for bound in np.asarray(array_of(op_name, arg_name, value)).ravel()]  # window edges: eager
+
+
+class FractionalMaxPoolGrad(Primitive):
+    """Gradient of ``FractionalMaxPool`` (NHWC) over the forward's pooling sequences (its VJP).
+
+    Args:
+        overlapping (bool): that of the forward op. Default: False.
+
+    Inputs:
+        - **orig_input** (Tensor) - the forward input (N, H, W, C).
+        - **orig_output** (Tensor) - the forward output (its values are recomputed from ``orig_input``).
+        - **out_backprop** (Tensor) - the gradient of the pooled output.
+        - **row_pooling_sequence**, **col_pooling_sequence** (Tensor) - the forward's window boundaries.
+
+    Outputs:
+        Tensor of the shape and dtype of ``orig_input``.
+    """
+
+    @prim_attr_register
+    def __init__(self, overlapping=False):
+        self.init_prim_io_names(["orig_input", "orig_output", "out_backprop", "row_pooling_sequence",
+                                 "col_pooling_sequence"], ["y"])
+
+    def __call__(self, orig_input, orig_output, out_backprop, row_pooling_sequence, col_pooling_sequence):
+        name = "FractionalMaxPoolGrad"
+        rows = _boundaries(name, "row_pooling_sequence", row_pooling_sequence)
+        cols = _boundaries(name, "col_pooling_sequence", col_pooling_sequence)
+        return vjp_of_inputs(name, lambda x: wrap(pool_by_sequences(array_of(name, "x", x), rows, cols,
+                                                                    self.overlapping, jnp.max)),
+                             orig_input, out_backprop, ("orig_input", "out_backprop"))
+
+
+class FractionalAvgPoolGrad(Primitive):
+    """Gradient of ``FractionalAvgPool`` (NHWC) over the forward's pooling sequences (its VJP).
+
+    Args:
+        overlapping (bool): that of the forward op. Default: False.
+
+    Inputs:
+        - **orig_input_tensor_shape** (Tensor) - 1-d int64, the forward input's shape (N, H, W, C).
+        - **out_backprop** (Tensor) - the gradient of the pooled output.
+        - **row_pooling_sequence**, **col_pooling_sequence** (Tensor) - the forward's window boundaries.
+
+    Outputs:
+        Tensor of shape ``orig_input_tensor_shape``, the dtype of ``out_backprop``.
+    """
+
+    @prim_attr_register
+    def __init__(self, overlapping=False):
+        self.init_prim_io_names(["orig_input_tensor_shape", "out_backprop", "row_pooling_sequence",
+                                 "col_pooling_sequence"], ["y"])
+
+    def __call__(self, orig_input_tensor_shape, out_backprop, row_pooling_sequence, col_pooling_sequence):
+        name = "FractionalAvgPoolGrad"
+        shape = _shape_of(name, "orig_input_tensor_shape", orig_input_tensor_shape)
+        rows = _boundaries(name, "row_pooling_sequence", row_pooling_sequence)
+        cols = _boundaries(name, "col_pooling_sequence", col_pooling_sequence)
+        dy = array_of(name, "out_backprop", out_backprop)
+        return _pullback_in_float32(
+            lambda x: wrap(pool_by_sequences(array_of(name, "x", x), rows, cols, self.overlapping, jnp.mean)),
+            shape, dy)

@@ -159,11 +159,11 @@ from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad, FlattenGrad, ConcatOffset,
     LayerNormGradGrad, entry_vjp)
 from sporax.ops.operations.grad_ops_nn import (  # noqa: E402
-    MirrorPadGrad, AdaptiveAvgPool2DGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
+    MirrorPadGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
     MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad, BatchNormGrad, LRNGrad, MultiMarginLossGrad)
 from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
-    AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool3DGrad, GridSampler2DGrad, GridSampler3DGrad,
-    ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad, UpsampleNearest3DGrad,
+    AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool2DGrad, AdaptiveAvgPool3DGrad, GridSampler2DGrad,
+    GridSampler3DGrad, ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad, UpsampleNearest3DGrad,
     UpsampleTrilinear3DGrad, PadV3Grad, ROIAlignGrad, MaxPoolGradGrad, MaxPool3DGradGrad, MaxUnpool2DGrad,
     MaxUnpool3DGrad, MaxPoolGradGradWithArgmax, AffineGridGrad, ResizeV2Grad, FractionalMaxPoolGrad,
     FractionalAvgPoolGrad)

@@ -1,4 +1,5 @@
-"""Backward kernels of ``ops.operations._grad_ops`` for nn ops: padding, 3-d and adaptive pooling, GLU, NLL, selection.
+"""Backward kernels of ``ops.operations._grad_ops`` for nn ops: padding, 3-d pooling, BatchNorm, LRN, GLU, losses,
+selection.
 
 Each is the VJP of sporax's own forward op with the same settings where one exists, or the
 closed form of MindSpore's kernel (NLLLossGrad, MaskedSelectGrad, TraceGrad).
@@ -58,28 +59,6 @@ class MirrorPadGrad(Primitive):
         shape = tuple(int(size - before - after) for size, (before, after) in zip(dy_array.shape, pads))
         pads_tensor = wrap(pads.astype(np.int64))
         return _pullback_in_float32(lambda x: self.forward(x, pads_tensor), shape, dy_array)
-
-
-class AdaptiveAvgPool2DGrad(Primitive):
-    """Gradient of adaptive 2-d average pooling (its VJP).
-
-    Inputs:
-        - **input_grad** (Tensor) - (..., H_out, W_out), the gradient of the pooled output.
-        - **orig_input_shape** (Tensor) - the forward input's shape.
-
-    Outputs:
-        Tensor of shape ``orig_input_shape``.
-    """
-
-    @prim_attr_register
-    def __init__(self):
-        self.init_prim_io_names(["input_grad", "orig_input_shape"], ["output_grad"])
-
-    def __call__(self, input_grad, orig_input_shape):
-        dy = array_of("AdaptiveAvgPool2DGrad", "input_grad", input_grad)
-        shape = _shape_of("AdaptiveAvgPool2DGrad", "orig_input_shape", orig_input_shape)
-        size = tuple(dy.shape[-2:])
-        return _pullback_in_float32(lambda x: _operations().AdaptiveAvgPool2D(size)(x), shape, dy)
 
 
 class GluGrad(Primitive):

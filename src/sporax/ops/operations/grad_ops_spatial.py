@@ -38,66 +38,54 @@ def _argmax_grad(op_name, spatial_rank, grad, x, argmax):
     return wrap(scatter_to_planes(dy, index, x_array.shape[:split], x_array.shape[split:]))
 
 
-class AdaptiveMaxPool2DGrad(Primitive):
-    """Gradient of ``AdaptiveMaxPool2D``: ``y_grad`` added at the forward ``argmax`` of each (H, W) plane.
-
-    Inputs:
-        - **y_grad** (Tensor) - the gradient of the pooled output, (C, H_out, W_out) or (N, C, H_out, W_out).
-        - **x** (Tensor) - the forward input.
-        - **argmax** (Tensor) - the forward argmax (flat over H * W), shape of ``y_grad``.
-
-    Outputs:
-        Tensor of the shape and dtype of ``x``.
-    """
+def _adaptive_max_pool_grad(name, spatial_rank, input_names):
+    """``name()(y_grad, x, argmax)``: the gradient added at the forward ``argmax`` (flat over the last
+    ``spatial_rank`` axes) into zeros shaped as ``x``."""
 
     @prim_attr_register
     def __init__(self):
-        self.init_prim_io_names(["y_grad", "x", "argmax"], ["dx"])
+        self.init_prim_io_names(list(input_names), ["dx" if spatial_rank == 2 else "output_grad"])
 
     def __call__(self, y_grad, x, argmax):
-        return _argmax_grad("AdaptiveMaxPool2DGrad", 2, y_grad, x, argmax)
+        return _argmax_grad(name, spatial_rank, y_grad, x, argmax)
+
+    doc = (f"Gradient of ``{name[:-4]}``: the gradient added at the forward ``argmax`` of each plane.\n\n"
+           "    Inputs:\n        - **y_grad** (Tensor) - the gradient of the pooled output.\n"
+           f"        - **x** (Tensor) - the forward input, with {spatial_rank} spatial axes last.\n"
+           "        - **argmax** (Tensor) - the forward argmax (flat over the spatial axes), shape of ``y_grad``.\n\n"
+           "    Outputs:\n        Tensor of the shape and dtype of ``x``.\n")
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
 
 
-class AdaptiveMaxPool3DGrad(Primitive):
-    """Gradient of ``AdaptiveMaxPool3D``: ``input_grad`` added at the forward ``argmax`` (flat over D * H * W).
-
-    Inputs:
-        - **input_grad** (Tensor) - the gradient of the pooled output.
-        - **x** (Tensor) - the forward input, (C, D, H, W) or (N, C, D, H, W).
-        - **argmax** (Tensor) - the forward argmax, shape of ``input_grad``.
-
-    Outputs:
-        Tensor of the shape and dtype of ``x``.
-    """
-
-    @prim_attr_register
-    def __init__(self):
-        self.init_prim_io_names(["input_grad", "x", "argmax"], ["output_grad"])
-
-    def __call__(self, input_grad, x, argmax):
-        return _argmax_grad("AdaptiveMaxPool3DGrad", 3, input_grad, x, argmax)
+AdaptiveMaxPool2DGrad = _adaptive_max_pool_grad("AdaptiveMaxPool2DGrad", 2, ("y_grad", "x", "argmax"))
+AdaptiveMaxPool3DGrad = _adaptive_max_pool_grad("AdaptiveMaxPool3DGrad", 3, ("input_grad", "x", "argmax"))
 
 
-class AdaptiveAvgPool3DGrad(Primitive):
-    """Gradient of ``AdaptiveAvgPool3D`` (its VJP).
-
-    Inputs:
-        - **input_grad** (Tensor) - (..., D_out, H_out, W_out), the gradient of the pooled output.
-        - **orig_input_shape** (Tensor) - 1-d int, the forward input's shape.
-
-    Outputs:
-        Tensor of shape ``orig_input_shape``.
-    """
+def _adaptive_avg_pool_grad(name, forward_name, spatial_rank):
+    """``name()(input_grad, orig_input_shape)``: the VJP of the forward adaptive average pooling whose output
+    size is ``input_grad``'s last ``spatial_rank`` axes."""
 
     @prim_attr_register
     def __init__(self):
         self.init_prim_io_names(["input_grad", "orig_input_shape"], ["output_grad"])
 
     def __call__(self, input_grad, orig_input_shape):
-        dy = array_of("AdaptiveAvgPool3DGrad", "input_grad", input_grad)
-        shape = _shape_of("AdaptiveAvgPool3DGrad", "orig_input_shape", orig_input_shape)
-        forward = _operations().AdaptiveAvgPool3D(tuple(dy.shape[-3:]))
+        dy = array_of(name, "input_grad", input_grad)
+        shape = _shape_of(name, "orig_input_shape", orig_input_shape)
+        forward = getattr(_operations(), forward_name)(tuple(dy.shape[-spatial_rank:]))
         return _pullback_in_float32(forward, shape, dy)
+
+    doc = (f"Gradient of ``{forward_name}`` (its VJP).\n\n"
+           "    Inputs:\n        - **input_grad** (Tensor) - the gradient of the pooled output.\n"
+           "        - **orig_input_shape** (Tensor) - 1-d int, the forward input's shape.\n\n"
+           "    Outputs:\n        Tensor of shape ``orig_input_shape``.\n")
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
+
+
+AdaptiveAvgPool2DGrad = _adaptive_avg_pool_grad("AdaptiveAvgPool2DGrad", "AdaptiveAvgPool2D", 2)
+AdaptiveAvgPool3DGrad = _adaptive_avg_pool_grad("AdaptiveAvgPool3DGrad", "AdaptiveAvgPool3D", 3)
 
 
 def _grid_sampler_grad(name, forward_name):
@@ -136,6 +124,13 @@ GridSampler2DGrad = _grid_sampler_grad("GridSampler2DGrad", "GridSampler2D")
 GridSampler3DGrad = _grid_sampler_grad("GridSampler3DGrad", "GridSampler3D")
 
 
+def _resize_grad_at(op_name, forward, grads, x, spatial_rank, size_dtype):
+    """The VJP of ``forward(x, size)`` (a resize of ``x``'s last ``spatial_rank`` axes to ``grads``') at ``grads``."""
+    dy = array_of(op_name, "grads", grads)
+    size = wrap(np.array(dy.shape[-spatial_rank:], size_dtype))
+    return _pullback_in_float32(lambda value: forward(value, size), array_of(op_name, "x", x).shape, dy)
+
+
 class ResizeBicubicGrad(Primitive):
     """Gradient of ``ResizeBicubic`` with the same settings (its VJP).
 
@@ -153,10 +148,7 @@ class ResizeBicubicGrad(Primitive):
         self.init_prim_io_names(["grads", "original_image"], ["y"])
 
     def __call__(self, grads, image):
-        dy = array_of("ResizeBicubicGrad", "grads", grads)
-        image_array = array_of("ResizeBicubicGrad", "image", image)
-        size = wrap(np.array(dy.shape[-2:], np.int32))
-        return _pullback_in_float32(lambda x: self.forward(x, size), image_array.shape, dy)
+        return _resize_grad_at("ResizeBicubicGrad", self.forward, grads, image, 2, np.int32)
 
 
 class ResizeLinear1DGrad(Primitive):
@@ -176,10 +168,7 @@ class ResizeLinear1DGrad(Primitive):
         self.init_prim_io_names(["grads", "input_x"], ["y"])
 
     def __call__(self, grads, x):
-        dy = array_of("ResizeLinear1DGrad", "grads", grads)
-        x_array = array_of("ResizeLinear1DGrad", "x", x)
-        size = wrap(np.array(dy.shape[-1:], np.int64))
-        return _pullback_in_float32(lambda value: self.forward(value, size), x_array.shape, dy)
+        return _resize_grad_at("ResizeLinear1DGrad", self.forward, grads, x, 1, np.int64)
 
 
 class ResizeNearestNeighborV2Grad(Primitive):
@@ -232,28 +221,17 @@ class UpsampleNearest3DGrad(Primitive):
         self.init_prim_io_names(["dy", "input_size", "output_size", "scales"], ["dx"])
 
     def __call__(self, dy, input_size, output_size=None, scales=None):
-        return _upsample_3d_grad("UpsampleNearest3DGrad", dy, input_size, output_size, scales, self.forward)
+        return _upsample_3d_grad(self.name, dy, input_size, output_size, scales, self.forward)
 
 
-class UpsampleTrilinear3DGrad(Primitive):
-    """Gradient of ``UpsampleTrilinear3D`` with the same ``align_corners`` (its VJP).
-
-    Inputs:
-        - **dy** (Tensor) - (N, C, D_out, H_out, W_out), the gradient of the upsampled output.
-        - **input_size** (tuple[int]) - the forward input's shape.
-        - **output_size** (tuple[int]), **scales** (tuple[float]) - the forward op's (one of them given).
-
-    Outputs:
-        Tensor of shape ``input_size``.
-    """
+class UpsampleTrilinear3DGrad(UpsampleNearest3DGrad):
+    """Gradient of ``UpsampleTrilinear3D`` with the same ``align_corners`` (its VJP); inputs and output as
+    ``UpsampleNearest3DGrad``'s."""
 
     @prim_attr_register
     def __init__(self, align_corners=False):
         self.forward = _operations().UpsampleTrilinear3D(align_corners)
         self.init_prim_io_names(["dy", "input_size", "output_size", "scales"], ["dx"])
-
-    def __call__(self, dy, input_size, output_size=None, scales=None):
-        return _upsample_3d_grad("UpsampleTrilinear3DGrad", dy, input_size, output_size, scales, self.forward)
 
 
 class PadV3Grad(Primitive):

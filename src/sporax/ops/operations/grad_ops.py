@@ -160,7 +160,8 @@ from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     LayerNormGradGrad, entry_vjp)
 from sporax.ops.operations.grad_ops_nn import (  # noqa: E402
     MirrorPadGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
-    MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad, BatchNormGrad, LRNGrad, MultiMarginLossGrad)
+    MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad, BatchNormGrad, BatchNormGradGrad, LRNGrad,
+    MultiMarginLossGrad)
 from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
     AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool2DGrad, AdaptiveAvgPool3DGrad, GridSampler2DGrad,
     GridSampler3DGrad, ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad, UpsampleNearest3DGrad,

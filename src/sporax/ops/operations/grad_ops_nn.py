@@ -11,6 +11,7 @@ Example:
     >>> TraceGrad()(Tensor(np.array(2.0, np.float32)), (2, 2)).asnumpy().tolist()
     [[2.0, 0.0], [0.0, 2.0]]
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -314,27 +315,75 @@ class BatchNormGrad(Primitive):
                                 ["dx", "bn_scale", "bn_bias"])
 
     def __call__(self, dy, x, scale, save_mean, save_variance, reserve=None):
-        x_array = array_of("BatchNormGrad", "x", x)
-        work = jnp.promote_types(x_array.dtype, jnp.float32)
-        channel = x_array.ndim - 1 if self.data_format == "NHWC" else 1
-        axes = tuple(axis for axis in range(x_array.ndim) if axis != channel)
-        shape = [-1 if axis == channel else 1 for axis in range(x_array.ndim)]
+        names = ("dy", "x", "scale", "save_mean", "save_variance")
+        arrays = [array_of("BatchNormGrad", name, value)
+                  for name, value in zip(names, (dy, x, scale, save_mean, save_variance))]
+        dx, dscale, dbias = _batch_norm_grad(*arrays, self.is_training, self.epsilon, self.data_format)
+        return wrap(dx.astype(arrays[1].dtype)), wrap(dscale), wrap(dbias)
 
-        def per_channel(arg_name, value):
-            return array_of("BatchNormGrad", arg_name, value).astype(work).reshape(shape)
 
-        gradient = array_of("BatchNormGrad", "dy", dy).astype(work)
-        inv = 1.0 / jnp.sqrt(per_channel("save_variance", save_variance) + self.epsilon)
-        normalised = (x_array.astype(work) - per_channel("save_mean", save_mean)) * inv
-        dbias = jnp.sum(gradient, axis=axes)
-        dscale = jnp.sum(gradient * normalised, axis=axes)
-        gain = per_channel("scale", scale) * inv
-        if self.is_training:
-            count = x_array.size // x_array.shape[channel]
-            dx = gain * (gradient - dbias.reshape(shape) / count - normalised * dscale.reshape(shape) / count)
-        else:
-            dx = gain * gradient
-        return wrap(dx.astype(x_array.dtype)), wrap(dscale), wrap(dbias)
+def _batch_norm_grad(dy, x, scale, mean, variance, is_training, epsilon, data_format, statistics_of_x=False):
+    """``(dx, dscale, dbias)`` of BatchNorm in the float32-or-wider work dtype; ``statistics_of_x``: ``mean`` and
+    ``variance`` are differentiated as the batch statistics of ``x`` they stand for (their values stay)."""
+    work = jnp.promote_types(x.dtype, jnp.float32)
+    channel = x.ndim - 1 if data_format == "NHWC" else 1
+    axes = tuple(axis for axis in range(x.ndim) if axis != channel)
+    shape = [-1 if axis == channel else 1 for axis in range(x.ndim)]
+    x = x.astype(work)
+    mean, variance = (value.astype(work).reshape(shape) for value in (mean, variance))
+    if statistics_of_x:
+        batch_mean, batch_variance = jnp.mean(x, axis=axes, keepdims=True), jnp.var(x, axis=axes, keepdims=True)
+        mean = mean + batch_mean - jax.lax.stop_gradient(batch_mean)
+        variance = variance + batch_variance - jax.lax.stop_gradient(batch_variance)
+    gradient = dy.astype(work)
+    inv = 1.0 / jnp.sqrt(variance + epsilon)
+    normalised = (x - mean) * inv
+    dbias = jnp.sum(gradient, axis=axes)
+    dscale = jnp.sum(gradient * normalised, axis=axes)
+    gain = scale.astype(work).reshape(shape) * inv
+    if is_training:
+        count = x.size // x.shape[channel]
+        return (gain * (gradient - dbias.reshape(shape) / count - normalised * dscale.reshape(shape) / count),
+                dscale, dbias)
+    return gain * gradient, dscale, dbias
+
+
+class BatchNormGradGrad(Primitive):
+    """Second derivative of ``BatchNorm``: the VJP of ``BatchNormGrad`` with respect to ``x``, ``dy`` and ``scale``
+    for the gradients of its three outputs; in training the saved statistics are differentiated as the batch
+    statistics of ``x`` they are.
+
+    Args:
+        is_training, epsilon, data_format: those of the forward op.
+
+    Inputs:
+        - **x**, **dy**, **scale**, **saved_mean**, **saved_variance** (Tensor) - ``BatchNormGrad``'s inputs.
+        - **dout_dx**, **dout_dscale**, **dout_dbias** (Tensor) - the gradients of its outputs.
+
+    Outputs:
+        (dx, ddy, dscale): shaped as ``x``, ``dy`` and ``scale``.
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, data_format="NCHW"):
+        self.init_prim_io_names(["x", "dy", "scale", "saved_mean", "saved_variance", "dout_dx", "dout_dscale",
+                                 "dout_dbias"], ["dx", "ddy", "dscale"])
+
+    def __call__(self, x, dy, scale, saved_mean, saved_variance, dout_dx, dout_dscale, dout_dbias):
+        names = ("x", "dy", "scale", "saved_mean", "saved_variance", "dout_dx", "dout_dscale", "dout_dbias")
+        arrays = [array_of("BatchNormGradGrad", name, value) for name, value in
+                  zip(names, (x, dy, scale, saved_mean, saved_variance, dout_dx, dout_dscale, dout_dbias))]
+        x_array, dy_array, scale_array, mean, variance = arrays[:5]
+
+        def grad_of(x_value, dy_value, scale_value):
+            return _batch_norm_grad(dy_value, x_value, scale_value, mean, variance, self.is_training, self.epsilon,
+                                    self.data_format, statistics_of_x=self.is_training)
+
+        outputs, pullback = jax.vjp(grad_of, x_array, dy_array, scale_array)
+        results = pullback(tuple(value.astype(part.dtype).reshape(part.shape)
+                                 for value, part in zip(arrays[5:], outputs)))
+        return tuple(wrap(result.astype(source.dtype))
+                     for result, source in zip(results, (x_array, dy_array, scale_array)))
 
 
 class LRNGrad(Primitive):

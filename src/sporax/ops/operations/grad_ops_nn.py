@@ -431,3 +431,52 @@ class MultiMarginLossGrad(Primitive):
     def __call__(self, y_grad, x, target, weight=None):
         return vjp_of_inputs("MultiMarginLossGrad", lambda value: self.forward(value, target, weight), x, y_grad,
                              ("x", "y_grad"))
+
+
+class InstanceNormV2Grad(Primitive):
+    """Gradient of ``InstanceNormV2`` with respect to its input, scale and shift, per (N, C) plane.
+
+    Args:
+        is_training (bool): whether the forward normalised by each plane's own statistics (``save_mean``,
+            ``save_variance`` = 1 / sqrt(variance + epsilon), whose gradient flows to ``x``) or by the running
+            ``mean``/``variance``. Default: True.
+        epsilon (float): the forward's. Default: 1e-5.
+
+    Inputs:
+        - **dy** (Tensor), **x** (Tensor) - (N, C, H, W), the gradient of the output and the forward input.
+        - **gamma** (Tensor) - (N, C, 1, 1) the forward scale.
+        - **mean**, **variance** (Tensor) - (N, C, 1, 1) the running statistics.
+        - **save_mean**, **save_variance** (Tensor) - (N, C, 1, 1) the forward's plane means and reciprocal
+          standard deviations.
+
+    Outputs:
+        (dx, dgamma, dbeta): shaped as ``x``, ``gamma`` and ``gamma``.
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=True, epsilon=1e-5):
+        self.init_prim_io_names(["dy", "x", "gamma", "mean", "variance", "save_mean", "save_variance"],
+                                ["pd_x", "pd_gamma", "pd_beta"])
+
+    def __call__(self, dy, x, gamma, mean, variance, save_mean, save_variance):
+        names = ("dy", "x", "gamma", "mean", "variance", "save_mean", "save_variance")
+        values = (dy, x, gamma, mean, variance, save_mean, save_variance)
+        dy, x, gamma, mean, variance, save_mean, save_rstd = (array_of("InstanceNormV2Grad", name, value)
+                                                              for name, value in zip(names, values))
+        work = jnp.promote_types(x.dtype, jnp.float32)
+        plane = tuple(range(2, x.ndim))
+        gradient = dy.astype(work)
+        if self.is_training:
+            centre, rstd = save_mean.astype(work), save_rstd.astype(work)
+        else:
+            centre, rstd = mean.astype(work), jax.lax.rsqrt(variance.astype(work) + self.epsilon)
+        normalised = (x.astype(work) - centre) * rstd
+        dbeta = jnp.sum(gradient, axis=plane, keepdims=True)
+        dgamma = jnp.sum(gradient * normalised, axis=plane, keepdims=True)
+        gain = gamma.astype(work) * rstd
+        if self.is_training:
+            count = int(np.prod([x.shape[axis] for axis in plane]))
+            dx = gain * (gradient - dbeta / count - normalised * dgamma / count)
+        else:
+            dx = gain * gradient
+        return wrap(dx.astype(x.dtype)), wrap(dgamma.astype(gamma.dtype)), wrap(dbeta.astype(gamma.dtype))

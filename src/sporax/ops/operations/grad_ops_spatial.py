@@ -62,6 +62,30 @@ AdaptiveMaxPool2DGrad = _adaptive_max_pool_grad("AdaptiveMaxPool2DGrad", 2, ("y_
 AdaptiveMaxPool3DGrad = _adaptive_max_pool_grad("AdaptiveMaxPool3DGrad", 3, ("input_grad", "x", "argmax"))
 
 
+class MaxPool3DGradWithArgmax(Primitive):
+    """Gradient of ``MaxPool3DWithArgmax``: ``grads`` added at the forward ``argmax`` (flat over D * H * W).
+
+    Args:
+        ksize, strides, pads, dilation, ceil_mode, data_format: those of the forward op (``argmax`` fixes the
+            positions).
+
+    Inputs:
+        - **x** (Tensor) - the forward input (N, C, D, H, W).
+        - **grads** (Tensor) - the gradient of the pooled output.
+        - **argmax** (Tensor) - the forward argmax, shape of ``grads``.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, ksize, strides, pads, dilation=(1, 1, 1), ceil_mode=False, data_format="NCDHW"):
+        self.init_prim_io_names(["x", "grads", "argmax"], ["y"])
+
+    def __call__(self, x, grads, argmax):
+        return _argmax_grad("MaxPool3DGradWithArgmax", 3, grads, x, argmax)
+
+
 def _adaptive_avg_pool_grad(name, forward_name, spatial_rank):
     """``name()(input_grad, orig_input_shape)``: the VJP of the forward adaptive average pooling whose output
     size is ``input_grad``'s last ``spatial_rank`` axes."""

@@ -563,3 +563,36 @@ class LayerNormGradGrad(Primitive):
         results = pullback(tuple(value.astype(part.dtype).reshape(part.shape)
                                  for value, part in zip(arrays[5:], outputs)))
         return tuple(wrap(result) for result in results)
+
+
+class Conv3DBackpropFilter(Primitive):
+    """The gradient of a 3-d convolution with respect to its weight (the VJP of ``Conv3D``).
+
+    Args:
+        out_channel (int), kernel_size (Union[int, tuple]), mode (int), pad_mode (str): 'valid', 'same' or 'pad';
+        pad (Union[int, tuple of 6]); stride, dilation (Union[int, tuple of 3 or 5]); group (int);
+        data_format (str): 'NCDHW'.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, D, H, W), the forward input.
+        - **dout** (Tensor) - (N, out_channel, D_out, H_out, W_out), the gradient of the output.
+        - **w_size** (tuple[int]) - the weight's shape (out_channel, C/group, kD, kH, kW).
+
+    Outputs:
+        Tensor of shape ``w_size``.
+    """
+
+    @prim_attr_register
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=(1, 1, 1, 1, 1),
+                 dilation=(1, 1, 1, 1, 1), group=1, data_format="NCDHW"):
+        def spatial(value):
+            return tuple(value)[-3:] if isinstance(value, (tuple, list)) else value
+        self.forward = nn_ops.Conv3D(out_channel, kernel_size, mode, pad_mode, pad, spatial(stride), spatial(dilation),
+                                     group, data_format)
+        self.init_prim_io_names(["x", "out_backprop", "filter_size"], ["y"])
+
+    def __call__(self, x, dout, w_size):
+        gradient = array_of("Conv3DBackpropFilter", "dout", dout)
+        x_tensor = x if hasattr(x, "asnumpy") else wrap(array_of("Conv3DBackpropFilter", "x", x))
+        shape = _shape_of("Conv3DBackpropFilter", "w_size", w_size)
+        return wrap(_vjp(lambda weight: self.forward(x_tensor, weight), np.zeros(shape, gradient.dtype), gradient))

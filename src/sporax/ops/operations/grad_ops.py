@@ -170,4 +170,4 @@ from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
     FractionalAvgPoolGrad, MaxPool3DGradWithArgmax)
 from sporax.ops.operations.grad_ops_selection import (  # noqa: E402
     MaximumGradGrad, MinimumGradGrad, GatherDGradV2, MedianGrad, SparseSegmentMeanGrad, SparseSegmentSqrtNGrad,
-    SparseFillEmptyRowsGrad, SparseSliceGrad)
+    SparseFillEmptyRowsGrad, SparseSliceGrad, LuUnpackGrad)

@@ -190,3 +190,35 @@ class SparseSliceGrad(Primitive):
         kept = array_of("SparseSliceGrad", "new_indices", new_indices)
         match = jnp.all(shifted[:, None, :] == kept[None, :, :], axis=-1)  # (N, M): input i became output j
         return wrap(jnp.sum(jnp.where(match, dy[None, :], 0), axis=1).astype(dy.dtype))
+
+
+class LuUnpackGrad(Primitive):
+    """Gradient of ``LuUnpack`` with respect to the packed ``LU_data``: ``L_grad``'s strictly lower triangle and
+    ``U_grad``'s upper triangle, each placed in zeros of ``LU_data``'s shape (both are computed whatever the flags,
+    as MindSpore's kernel does).
+
+    Args:
+        L_grad_flag, U_grad_flag (bool): MindSpore's flags (not read).
+
+    Inputs:
+        - **L_grad** (Tensor) - (..., M, K), the gradient of the unit lower factor (K = min(M, N)).
+        - **U_grad** (Tensor) - (..., K, N), the gradient of the upper factor.
+        - **LU_data** (Tensor) - (..., M, N), the packed factors.
+
+    Outputs:
+        (L_data_grad, U_data_grad), each of ``LU_data``'s shape.
+    """
+
+    @prim_attr_register
+    def __init__(self, L_grad_flag, U_grad_flag):  # noqa: N803 - MindSpore's names
+        self.init_prim_io_names(["L_grad", "U_grad", "LU_data"], ["L_data_grad", "U_data_grad"])
+
+    def __call__(self, L_grad, U_grad, LU_data):  # noqa: N803
+        lu = array_of("LuUnpackGrad", "LU_data", LU_data)
+        lower = array_of("LuUnpackGrad", "L_grad", L_grad).astype(lu.dtype)
+        upper = array_of("LuUnpackGrad", "U_grad", U_grad).astype(lu.dtype)
+        rows, columns = lu.shape[-2:]
+        k = min(rows, columns)
+        lower_grad = jnp.zeros_like(lu).at[..., :, :k].set(jnp.tril(lower[..., :rows, :k], -1))
+        upper_grad = jnp.zeros_like(lu).at[..., :k, :].set(jnp.triu(upper[..., :k, :columns]))
+        return wrap(lower_grad), wrap(upper_grad)

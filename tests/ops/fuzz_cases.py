@@ -110,7 +110,7 @@ def _tensor_variants(array):
     yield "int32", array.astype(np.int32)
     yield "bool", array.astype(bool)
     yield "complex64", array.astype(np.complex64)
-    yield "0-d", np.asarray(array.reshape(-1)[:1].reshape(()), array.dtype)
+    yield "0-d", np.asarray(array.reshape(-1)[0] if array.size else 0, array.dtype)  # an empty sample: a zero
     yield "5-d", np.ones((1, 1, 1, 1, 2), array.dtype)
     yield "empty", np.zeros((0,) + array.shape[1:], array.dtype)
     if array.dtype.kind == "f":

@@ -16,8 +16,9 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, promote_types
 from sporax.ops.functional._args import axis_index, const_vector, static_int
-from sporax.ops.op_table import ANY, op, spelling
+from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import sequences, shaped
+from sporax.ops.samples import values as samples_values
 
 
 # --- NumPy references (the op test table's oracle) --------------------------------------------
@@ -224,3 +225,48 @@ def vsplit(input, indices_or_sections):
 
 __all__ = ["concat", "cat", "stack", "hstack", "vstack", "unstack", "unbind", "split", "chunk", "tensor_split",
            "hsplit", "vsplit"]
+
+
+def _stitch_samples(dtype):
+    data = lambda shape, seed: samples_values(shape, dtype, seed=seed)  # noqa: E731
+    return [Sample(((np.array([0, 2], np.int32), np.array([1], np.int32)), (data((2,), 0), data((1,), 1)))),
+            # a repeated index takes the later value; rows may be vectors, and an index may be missing (zeros)
+            Sample(((np.array([[4, 0]], np.int32), np.array([0, 2], np.int32)), (data((1, 2, 3), 2), data((2, 3), 3))))]
+
+
+def _stitch_reference(indices, data):
+    rows = {}
+    for index, values in zip(indices, data):
+        index = np.asarray(index)
+        values = np.asarray(values).reshape((index.size,) + np.asarray(values).shape[index.ndim:])
+        for place, row in zip(index.ravel().tolist(), values):
+            rows[place] = row
+    inner = next(iter(rows.values())).shape
+    merged = np.zeros((max(rows) + 1,) + inner, np.asarray(data[0]).dtype)
+    for place, row in rows.items():
+        merged[place] = row
+    return merged
+
+
+@op(inputs=("indices", "data"), sequences=("indices", "data"), dtypes=ANY, primitive="DynamicStitch", eager=True,
+    grad_check=False, samples=_stitch_samples, reference=_stitch_reference)
+def dynamic_stitch(indices, data):
+    """``DynamicStitch``: ``merged[indices[m][i]] = data[m][i]`` in one Tensor of ``max(indices) + 1`` rows (a
+    repeated index keeps the later value, a missing one zeros). Eager: the row count is read from the values."""
+    if len(indices) != len(data) or not indices:
+        raise ValueError(f"For 'DynamicStitch', 'indices' and 'data' must be non-empty and of one length, but got "
+                         f"{len(indices)} and {len(data)}.")
+    places, rows = [], []
+    for m, (index, values) in enumerate(zip(indices, data)):
+        if index.dtype != jnp.int32:
+            raise TypeError(f"For 'DynamicStitch', 'indices[{m}]' must be an Int32 Tensor, but got {describe(index)}.")
+        if values.shape[:index.ndim] != index.shape:
+            raise ValueError(f"For 'DynamicStitch', the shape of 'data[{m}]' must start with that of 'indices[{m}]' "
+                             f"{tuple(index.shape)}, but got {tuple(values.shape)}.")
+        places.append(np.asarray(index).ravel())
+        rows.append(values.reshape((index.size,) + values.shape[index.ndim:]))
+    places = np.concatenate(places)
+    rows = jnp.concatenate(_promoted(rows))
+    last = len(places) - 1 - np.unique(places[::-1], return_index=True)[1]  # the later of repeated indices
+    merged = jnp.zeros((int(places.max()) + 1 if places.size else 0,) + rows.shape[1:], rows.dtype)
+    return merged.at[places[last]].set(rows[last])

@@ -171,6 +171,13 @@ def fractional_pool_nhwc(op_name, x, pooling_ratio, pseudo_random, overlapping, 
     row_key, col_key = jax.random.split(key)
     rows = pooling_sequence(array.shape[1], pooling_ratio[1], pseudo_random, row_key)
     cols = pooling_sequence(array.shape[2], pooling_ratio[2], pseudo_random, col_key)
+    pooled = pool_by_sequences(array, rows, cols, overlapping, reduce)
+    return wrap(pooled), wrap(jnp.asarray(rows)), wrap(jnp.asarray(cols))
+
+
+def pool_by_sequences(array, rows, cols, overlapping, reduce):
+    """NHWC ``array`` pooled over the windows between consecutive ``rows`` and ``cols`` boundaries (each window
+    one longer when ``overlapping``), each reduced by ``reduce`` (``jnp.max``, ``jnp.mean``)."""
     extra = 1 if overlapping else 0
     cells = []
     for top, bottom in zip(rows[:-1], rows[1:]):
@@ -179,4 +186,4 @@ def fractional_pool_nhwc(op_name, x, pooling_ratio, pseudo_random, overlapping, 
             block = array[:, top:min(bottom + extra, array.shape[1]), left:min(right + extra, array.shape[2]), :]
             line.append(reduce(block, axis=(1, 2)))
         cells.append(jnp.stack(line, 1))
-    return wrap(jnp.stack(cells, 1).astype(array.dtype)), wrap(jnp.asarray(rows)), wrap(jnp.asarray(cols))
+    return jnp.stack(cells, 1).astype(array.dtype)

@@ -476,3 +476,96 @@ def sparse_count_sparse_output(indices, values, dense_shape, weights, binary_out
     _check_count(indices, values, dense_shape, weights, binary_output)
     return tuple(jnp.asarray(part) for part in
                  _count_reference(indices, values, dense_shape, weights, binary_output, minlength, maxlength))
+
+
+def _pad_and_shift_reference(input_x, cum_sum_arr, shift_idx):
+    bounds = np.asarray(cum_sum_arr).reshape(-1).tolist()
+    step = int(np.asarray(shift_idx).reshape(-1)[0])
+    output = [-1] * bounds[-1]
+    for offset in range(bounds[step + 1] - bounds[step]):
+        output[bounds[step] + offset] = np.asarray(input_x)[offset]
+    return np.array(output, np.asarray(input_x).dtype)
+
+
+@op_table.op(inputs=("input_x", "cum_sum_arr", "shift_idx"), dtypes=op_table.ANY,
+             indices=("input_x", "cum_sum_arr", "shift_idx"), primitive="PadAndShift", eager=True, grad_check=False,
+             reference=_pad_and_shift_reference,
+             samples=lambda dtype: [op_table.Sample((np.array([9, 13, -1, -1, -1, -1, -1, -1], np.int32),
+                                                     np.array([0, 3, 5], np.int32), np.array(1, np.int32))),
+                                    op_table.Sample((np.array([4, 5, 6, 7], np.int64), np.array([0, 2, 6], np.int64),
+                                                     np.array(0, np.int64)))])
+def pad_and_shift(input_x, cum_sum_arr, shift_idx):
+    """``PadAndShift`` (embedding cache): ``cum_sum_arr[-1]`` slots of -1, with the first
+    ``cum_sum_arr[shift_idx + 1] - cum_sum_arr[shift_idx]`` values of ``input_x`` written from slot
+    ``cum_sum_arr[shift_idx]`` on. Eager: the output size is read from the values."""
+    bounds = np.asarray(cum_sum_arr).reshape(-1)
+    step = int(np.asarray(shift_idx).reshape(-1)[0])
+    if not 0 <= step < bounds.size - 1:
+        raise ValueError(f"For 'PadAndShift', 'shift_idx' must be in [0, {bounds.size - 1}), but got {step}.")
+    start, end = int(bounds[step]), int(bounds[step + 1])
+    output = jnp.full((int(bounds[-1]),), -1, input_x.dtype)
+    return output.at[start:end].set(input_x[:end - start])
+
+
+def _ragged_samples(dtype):
+    values = samples.values((4,), dtype, seed=0)
+    # rows all empty first (the dtype sweep makes every input Int32 and scales integers, which keeps zero splits);
+    # an empty row, and values with an inner dense dimension
+    return [op_table.Sample(((np.array([0, 0, 0], np.int32),), samples.values((0,), dtype, seed=3)),
+                            {"Tsplits": mstype.int32}),
+            op_table.Sample(((np.array([0, 1, 1, 3], np.int32),), samples.values((3, 2), dtype, seed=2)),
+                            {"Tsplits": mstype.int32}),
+            op_table.Sample(((np.array([0, 2, 3], np.int64),), samples.values((3,), dtype, seed=1)),
+                            {"Tsplits": mstype.int64}),
+            op_table.Sample(((np.array([0, 2, 3], np.int64), np.array([0, 1, 3, 4], np.int64)), values),
+                            {"Tsplits": mstype.int64})]
+
+
+def _ragged_reference(rt_nested_splits, rt_dense_values, Tsplits):
+    splits = [np.asarray(split).tolist() for split in rt_nested_splits]
+    values = np.asarray(rt_dense_values)
+    indices = []
+
+    def walk(level, row, prefix):
+        for within, position in enumerate(range(splits[level][row], splits[level][row + 1])):
+            if level + 1 < len(splits):
+                walk(level + 1, position, prefix + [within])
+            else:
+                indices.extend(prefix + [within] + list(inner) for inner in np.ndindex(values.shape[1:]))
+
+    for row in range(len(splits[0]) - 1):
+        walk(0, row, [row])
+    shape = [len(splits[0]) - 1] + [max(np.diff(split), default=0) for split in splits] + list(values.shape[1:])
+    return (np.array(indices, np.int64).reshape(-1, len(shape)), values.reshape(-1), np.array(shape, np.int64))
+
+
+@op_table.op(inputs=("rt_nested_splits", "rt_dense_values"), sequences="rt_nested_splits", dtypes=op_table.ANY,
+             primitive="RaggedTensorToSparse", primitive_attrs=("Tsplits",), eager=True, grad_check=False,
+             samples=_ragged_samples, reference=_ragged_reference)
+def ragged_tensor_to_sparse(rt_nested_splits, rt_dense_values, Tsplits):  # noqa: N803 - MindSpore's name
+    """``RaggedTensorToSparse``: the ragged tensor of row splits ``rt_nested_splits`` (outermost first) over
+    ``rt_dense_values`` as COO components ``(indices, values, dense_shape)``, Int64 indices and shape. Eager: the
+    number of entries and the shape are read from the splits."""
+    if not rt_nested_splits:
+        raise ValueError("For 'RaggedTensorToSparse', 'rt_nested_splits' must hold at least one Tensor.")
+    for level, split in enumerate(rt_nested_splits):
+        if split.ndim != 1 or split.dtype != mstype.dtype_to_nptype(Tsplits) or split.size < 1:
+            raise TypeError(f"For 'RaggedTensorToSparse', 'rt_nested_splits[{level}]' must be a 1-D Tensor of "
+                            f"Tsplits={Tsplits}, but got {split.dtype} of shape {tuple(split.shape)}.")
+    splits = [np.asarray(split).astype(np.int64) for split in rt_nested_splits]
+    if splits[-1][-1] != rt_dense_values.shape[0]:
+        raise ValueError(f"For 'RaggedTensorToSparse', the last split's end {splits[-1][-1]} must equal the number "
+                         f"of values {rt_dense_values.shape[0]}.")
+    position = np.arange(rt_dense_values.shape[0])
+    columns = []
+    for split in reversed(splits):  # innermost first: each position's row at this level and place within it
+        row = np.searchsorted(split, position, side="right") - 1
+        columns.insert(0, position - split[row])
+        position = row
+    coordinates = np.stack([position] + columns, axis=1)
+    inner = list(np.ndindex(rt_dense_values.shape[1:]))
+    indices = np.concatenate([np.repeat(coordinates, len(inner), axis=0),
+                              np.tile(np.array(inner, np.int64).reshape(len(inner), -1), (len(coordinates), 1))], 1)
+    shape = ([splits[0].size - 1] + [int(np.diff(split).max(initial=0)) for split in splits]
+             + list(rt_dense_values.shape[1:]))
+    return jnp.asarray(indices, jnp.int64), rt_dense_values.reshape(-1), jnp.asarray(shape, jnp.int64)

@@ -291,3 +291,64 @@ def sparse_matrix_mat_mul(x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1
     product = left @ right.astype(left.dtype)
     product = jnp.swapaxes(product, -1, -2) if transpose_output else product
     return jnp.conj(product) if conjugate_output else product
+
+
+# The second operand of the sums: the same shapes as _MATRIX / _BATCHED, other entries (some shared).
+_MATRIX_OTHER = dict(batch_pointers=np.array([0, 2], np.int64), row_pointers=np.array([0, 1, 1, 2], np.int64),
+                     col_indices=np.array([1, 3], np.int64))
+_BATCHED_OTHER = dict(batch_pointers=np.array([0, 1, 3], np.int64), row_pointers=np.array([0, 0, 1, 0, 2, 2], np.int64),
+                      col_indices=np.array([1, 0, 1], np.int64))
+
+
+def _add_samples(dtype):
+    made = []
+    for seed, (layout, other) in enumerate(((_MATRIX, _MATRIX_OTHER), (_BATCHED, _BATCHED_OTHER))):
+        first = (layout["batch_pointers"], layout["row_pointers"], layout["col_indices"],
+                 samples.values((len(layout["col_indices"]),), dtype, seed=seed))
+        second = (other["batch_pointers"], other["row_pointers"], other["col_indices"],
+                  samples.values((len(other["col_indices"]),), dtype, seed=seed + 2))
+        scales = (np.array(2.0, dtype), np.array(-0.5 if seed else 1.0, dtype))
+        made.append(op_table.Sample(first + second + scales, {"x1_dense_shape": layout["shape"],
+                                                                 "x2_dense_shape": layout["shape"]}))
+    return made
+
+
+def _add_reference(x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values, x2_batch_pointers,
+                   x2_row_pointers, x2_col_indices, x2_values, alpha, beta, x1_dense_shape, x2_dense_shape):
+    shape = _shape(x1_dense_shape)
+    first = _numpy_dense(shape, x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values)
+    second = _numpy_dense(shape, x2_batch_pointers, x2_row_pointers, x2_col_indices, x2_values)
+    stored = (_numpy_dense(shape, x1_batch_pointers, x1_row_pointers, x1_col_indices, np.ones(len(x1_values)))
+              + _numpy_dense(shape, x2_batch_pointers, x2_row_pointers, x2_col_indices, np.ones(len(x2_values))))
+    indices = np.argwhere(stored).astype(np.asarray(x1_col_indices).dtype)
+    total = np.asarray(alpha).reshape(()) * first + np.asarray(beta).reshape(()) * second
+    return _csr_matrix_reference(shape, indices, total[tuple(indices.T)].astype(np.asarray(x1_values).dtype))
+
+
+_SUMMANDS = ("x1_batch_pointers", "x1_row_pointers", "x1_col_indices", "x1_values", "x2_batch_pointers",
+             "x2_row_pointers", "x2_col_indices", "x2_values", "alpha", "beta")
+
+
+@op_table.op(inputs=_SUMMANDS, indices=_SUMMANDS[:3] + _SUMMANDS[4:7], dtypes=op_table.NUMBER,
+             primitive="SparseMatrixAdd", eager=True, samples=_add_samples, reference=_add_reference,
+             grad_check=False)
+def sparse_matrix_add(x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values, x2_dense_shape,
+                      x2_batch_pointers, x2_row_pointers, x2_col_indices, x2_values, alpha, beta):
+    """``SparseMatrixAdd``: ``alpha * x1 + beta * x2`` of two CSR sparse matrices (batches) of one dense shape, stored
+    at the union of their entries (row-major). Eager: the number of entries is read from the pointers."""
+    shape, other_shape = _shape(x1_dense_shape), _shape(x2_dense_shape)
+    if shape != other_shape:
+        raise ValueError(f"For 'SparseMatrixAdd', the two dense shapes must be equal, but got {shape} and "
+                         f"{other_shape}.")
+    first = _dense_of_matrix(shape, x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values)
+    second = _dense_of_matrix(shape, x2_batch_pointers, x2_row_pointers, x2_col_indices, x2_values.astype(
+        x1_values.dtype))
+    stored = (np.asarray(_dense_of_matrix(shape, x1_batch_pointers, x1_row_pointers, x1_col_indices,
+                                          jnp.ones(x1_values.shape, jnp.int32)))
+              + np.asarray(_dense_of_matrix(shape, x2_batch_pointers, x2_row_pointers, x2_col_indices,
+                                            jnp.ones(x2_values.shape, jnp.int32))))
+    entries = np.argwhere(stored.reshape((-1,) + shape[-2:]))
+    total = (alpha.reshape(()) * first + beta.reshape(()) * second).astype(x1_values.dtype).reshape((-1,) + shape[-2:])
+    values = total[entries[:, 0], entries[:, 1], entries[:, 2]]
+    return _matrix_of_entries(shape, jnp.asarray(entries[:, 0]), jnp.asarray(entries[:, 1]),
+                              jnp.asarray(entries[:, 2]), values, x1_col_indices.dtype)

@@ -234,3 +234,11 @@ from sporax.ops.functional import sparse_sets as _sparse_sets  # noqa: E402 (Min
 SparseConcat, DenseToDenseSetOperation = (_primitive_class(_function.entry, __name__) for _function in (
     _sparse_sets.sparse_concat, _sparse_sets.dense_to_dense_set_operation))
 from sporax.ops.operations.random_ops import Uniform  # noqa: E402 (MindSpore's random_ops only)
+from sporax.ops.operations.scatter_ops import TensorScatterElementsExt  # noqa: E402 (MindSpore's array_ops only)
+from sporax.ops.operations.image_resize_ops import ResizeV2  # noqa: E402 (MindSpore's image_ops only)
+from sporax.ops.operations.sparse_apply_ops import SparseApplyAdagradDA  # noqa: E402 (MindSpore's nn_ops only)
+from sporax.ops.operations.ctc_ops import CTCLossV2Grad  # noqa: E402 (MindSpore's nn_ops only)
+from sporax.ops.functional import array_joining as _array_joining  # noqa: E402 (MindSpore's _inner_ops only)
+from sporax.ops.functional import sparse_components as _sparse_components  # noqa: E402
+DynamicStitch = _primitive_class(_array_joining.dynamic_stitch.entry, __name__)
+PadAndShift = _primitive_class(_sparse_components.pad_and_shift.entry, __name__)  # MindSpore's _embedding_cache_ops

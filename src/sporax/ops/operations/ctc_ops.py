@@ -85,3 +85,32 @@ class CTCLossV2(Primitive):
     def __call__(self, log_probs, targets, input_lengths, target_lengths):
         return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                         self.zero_infinity)
+
+
+class CTCLossV2Grad(Primitive):
+    """Gradient of ``CTCLossV2`` with respect to ``log_probs`` (its VJP): ``(exp(log_probs) - posterior) * grad_out``
+    over each sample's time steps, as MindSpore's (and PyTorch's) kernel.
+
+    Args:
+        blank, reduction, zero_infinity: those of the forward op (``grad_out`` is per sample: the forward's
+            reduction is already folded into it).
+
+    Inputs:
+        - **grad_out** (Tensor) - (N,), the gradient of each sample's loss.
+        - **log_probs** (Tensor) - (T, N, C). **targets** (Tensor) - (N, S).
+        - **input_lengths**, **target_lengths** (Tensor) - (N,).
+        - **neg_log_likelihood** (Tensor), **log_alpha** (Tensor) - the forward outputs (recomputed here).
+
+    Outputs:
+        Tensor of the shape and dtype of ``log_probs``.
+    """
+
+    @prim_attr_register
+    def __init__(self, blank, reduction="none", zero_infinity=False):
+        self.forward = CTCLossV2(blank, "none", zero_infinity)
+
+    def __call__(self, grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha):
+        from sporax.ops.operations.grad_ops_structured import vjp_of_inputs
+        return vjp_of_inputs("CTCLossV2Grad",
+                             lambda value: self.forward(value, targets, input_lengths, target_lengths)[0],
+                             log_probs, grad_out, ("log_probs", "grad_out"))

@@ -151,3 +151,28 @@ SoftShrinkGrad = _shrink_grad("SoftShrinkGrad")
 # Generated from their op-table entries (sporax.ops.functional.gradient_kernels).
 LogitGrad = primitive_class(PRIMITIVES["LogitGrad"], __name__)
 LogSoftmaxGrad = primitive_class(PRIMITIVES["LogSoftmaxGrad"], __name__)
+
+
+class IgammaGradA(Primitive):
+    """Derivative of ``igamma(a, x)`` (the regularized lower incomplete gamma) with respect to ``a``.
+
+    Inputs:
+        - **a** (Tensor) - float, the shape parameter.
+        - **x** (Tensor) - the point, broadcastable against ``a``, same dtype.
+
+    Outputs:
+        Tensor of the broadcast shape, the dtype of ``a``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["a", "x"], ["z"])
+
+    def __call__(self, a, x):
+        a_array, x_array = array_of("IgammaGradA", "a", a), array_of("IgammaGradA", "x", x)
+        if a_array.dtype not in (jnp.float32, jnp.float64) or x_array.dtype != a_array.dtype:
+            raise TypeError(f"For 'IgammaGradA', 'a' and 'x' must be Tensors of one dtype, float32 or float64, but "
+                            f"got {mstype.from_numpy_dtype(a_array.dtype)} and "
+                            f"{mstype.from_numpy_dtype(x_array.dtype)}.")
+        a_array, x_array = jnp.broadcast_arrays(a_array, x_array)
+        return wrap(jax.lax.igamma_grad_a(a_array, x_array))

@@ -1,4 +1,5 @@
-"""Backward kernels of ``ops.operations._grad_ops`` for nn ops: padding, 3-d and adaptive pooling, GLU, NLL, selection.
+"""Backward kernels of ``ops.operations._grad_ops`` for nn ops: padding, 3-d pooling, BatchNorm, LRN, GLU, losses,
+selection.
 
 Each is the VJP of sporax's own forward op with the same settings where one exists, or the
 closed form of MindSpore's kernel (NLLLossGrad, MaskedSelectGrad, TraceGrad).
@@ -10,6 +11,7 @@ Example:
     >>> TraceGrad()(Tensor(np.array(2.0, np.float32)), (2, 2)).asnumpy().tolist()
     [[2.0, 0.0], [0.0, 2.0]]
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -58,28 +60,6 @@ class MirrorPadGrad(Primitive):
         shape = tuple(int(size - before - after) for size, (before, after) in zip(dy_array.shape, pads))
         pads_tensor = wrap(pads.astype(np.int64))
         return _pullback_in_float32(lambda x: self.forward(x, pads_tensor), shape, dy_array)
-
-
-class AdaptiveAvgPool2DGrad(Primitive):
-    """Gradient of adaptive 2-d average pooling (its VJP).
-
-    Inputs:
-        - **input_grad** (Tensor) - (..., H_out, W_out), the gradient of the pooled output.
-        - **orig_input_shape** (Tensor) - the forward input's shape.
-
-    Outputs:
-        Tensor of shape ``orig_input_shape``.
-    """
-
-    @prim_attr_register
-    def __init__(self):
-        self.init_prim_io_names(["input_grad", "orig_input_shape"], ["output_grad"])
-
-    def __call__(self, input_grad, orig_input_shape):
-        dy = array_of("AdaptiveAvgPool2DGrad", "input_grad", input_grad)
-        shape = _shape_of("AdaptiveAvgPool2DGrad", "orig_input_shape", orig_input_shape)
-        size = tuple(dy.shape[-2:])
-        return _pullback_in_float32(lambda x: _operations().AdaptiveAvgPool2D(size)(x), shape, dy)
 
 
 class GluGrad(Primitive):
@@ -305,3 +285,198 @@ class PdistGrad(Primitive):
 
     def __call__(self, y_grad, x, y):
         return vjp_of_inputs("PdistGrad", lambda value: pdist(value, self.p), x, y_grad, ("x", "y_grad"))
+
+
+class BatchNormGrad(Primitive):
+    """Gradient of ``BatchNorm`` with respect to its input, scale and bias, from the saved statistics.
+
+    Args:
+        is_training (bool): whether the forward normalised by the batch's statistics (their own gradient
+            flows to ``x``) or by running ones. Default: False.
+        epsilon (float): the forward's. Default: 1e-5.
+        data_format (str): 'NCHW' (channels second) or 'NHWC' (channels last). Default: 'NCHW'.
+
+    Inputs:
+        - **dy** (Tensor) - the gradient of the normalised output.
+        - **x** (Tensor) - the forward input.
+        - **scale** (Tensor) - (C,) the forward scale.
+        - **save_mean** (Tensor), **save_variance** (Tensor) - (C,) the mean and variance it normalised by.
+        - **reserve** (Tensor) - MindSpore's workspace (not read).
+
+    Outputs:
+        (dx, dscale, dbias): shaped as ``x``, (C,) and (C,).
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, data_format="NCHW"):
+        if data_format not in ("NCHW", "NHWC", "NCDHW"):
+            raise ValueError(f"For 'BatchNormGrad', 'data_format' must be 'NCHW' or 'NHWC', but got {data_format!r}.")
+        self.init_prim_io_names(["dy", "x", "scale", "save_mean", "save_inv_variance", "reserve"],
+                                ["dx", "bn_scale", "bn_bias"])
+
+    def __call__(self, dy, x, scale, save_mean, save_variance, reserve=None):
+        names = ("dy", "x", "scale", "save_mean", "save_variance")
+        arrays = [array_of("BatchNormGrad", name, value)
+                  for name, value in zip(names, (dy, x, scale, save_mean, save_variance))]
+        dx, dscale, dbias = _batch_norm_grad(*arrays, self.is_training, self.epsilon, self.data_format)
+        return wrap(dx.astype(arrays[1].dtype)), wrap(dscale), wrap(dbias)
+
+
+def _batch_norm_grad(dy, x, scale, mean, variance, is_training, epsilon, data_format, statistics_of_x=False):
+    """``(dx, dscale, dbias)`` of BatchNorm in the float32-or-wider work dtype; ``statistics_of_x``: ``mean`` and
+    ``variance`` are differentiated as the batch statistics of ``x`` they stand for (their values stay)."""
+    work = jnp.promote_types(x.dtype, jnp.float32)
+    channel = x.ndim - 1 if data_format == "NHWC" else 1
+    axes = tuple(axis for axis in range(x.ndim) if axis != channel)
+    shape = [-1 if axis == channel else 1 for axis in range(x.ndim)]
+    x = x.astype(work)
+    mean, variance = (value.astype(work).reshape(shape) for value in (mean, variance))
+    if statistics_of_x:
+        batch_mean, batch_variance = jnp.mean(x, axis=axes, keepdims=True), jnp.var(x, axis=axes, keepdims=True)
+        mean = mean + batch_mean - jax.lax.stop_gradient(batch_mean)
+        variance = variance + batch_variance - jax.lax.stop_gradient(batch_variance)
+    gradient = dy.astype(work)
+    inv = 1.0 / jnp.sqrt(variance + epsilon)
+    normalised = (x - mean) * inv
+    dbias = jnp.sum(gradient, axis=axes)
+    dscale = jnp.sum(gradient * normalised, axis=axes)
+    gain = scale.astype(work).reshape(shape) * inv
+    if is_training:
+        count = x.size // x.shape[channel]
+        return (gain * (gradient - dbias.reshape(shape) / count - normalised * dscale.reshape(shape) / count),
+                dscale, dbias)
+    return gain * gradient, dscale, dbias
+
+
+class BatchNormGradGrad(Primitive):
+    """Second derivative of ``BatchNorm``: the VJP of ``BatchNormGrad`` with respect to ``x``, ``dy`` and ``scale``
+    for the gradients of its three outputs; in training the saved statistics are differentiated as the batch
+    statistics of ``x`` they are.
+
+    Args:
+        is_training, epsilon, data_format: those of the forward op.
+
+    Inputs:
+        - **x**, **dy**, **scale**, **saved_mean**, **saved_variance** (Tensor) - ``BatchNormGrad``'s inputs.
+        - **dout_dx**, **dout_dscale**, **dout_dbias** (Tensor) - the gradients of its outputs.
+
+    Outputs:
+        (dx, ddy, dscale): shaped as ``x``, ``dy`` and ``scale``.
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, data_format="NCHW"):
+        self.init_prim_io_names(["x", "dy", "scale", "saved_mean", "saved_variance", "dout_dx", "dout_dscale",
+                                 "dout_dbias"], ["dx", "ddy", "dscale"])
+
+    def __call__(self, x, dy, scale, saved_mean, saved_variance, dout_dx, dout_dscale, dout_dbias):
+        names = ("x", "dy", "scale", "saved_mean", "saved_variance", "dout_dx", "dout_dscale", "dout_dbias")
+        arrays = [array_of("BatchNormGradGrad", name, value) for name, value in
+                  zip(names, (x, dy, scale, saved_mean, saved_variance, dout_dx, dout_dscale, dout_dbias))]
+        x_array, dy_array, scale_array, mean, variance = arrays[:5]
+
+        def grad_of(x_value, dy_value, scale_value):
+            return _batch_norm_grad(dy_value, x_value, scale_value, mean, variance, self.is_training, self.epsilon,
+                                    self.data_format, statistics_of_x=self.is_training)
+
+        outputs, pullback = jax.vjp(grad_of, x_array, dy_array, scale_array)
+        results = pullback(tuple(value.astype(part.dtype).reshape(part.shape)
+                                 for value, part in zip(arrays[5:], outputs)))
+        return tuple(wrap(result.astype(source.dtype))
+                     for result, source in zip(results, (x_array, dy_array, scale_array)))
+
+
+class LRNGrad(Primitive):
+    """Gradient of ``LRN`` (local response normalisation across channels) with the same settings (its VJP).
+
+    Inputs:
+        - **grads** (Tensor) - the gradient of the normalised output.
+        - **x** (Tensor) - the forward input (N, C, H, W).
+        - **y** (Tensor) - the forward output (its values are recomputed from ``x``).
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+        self.forward = _operations().LRN(depth_radius, bias, alpha, beta)
+        self.init_prim_io_names(["grads", "x", "y"], ["z"])
+
+    def __call__(self, grads, x, y):
+        return vjp_of_inputs("LRNGrad", self.forward, x, grads, ("x", "grads"))
+
+
+class MultiMarginLossGrad(Primitive):
+    """Gradient of ``MultiMarginLoss`` with respect to its input (its VJP).
+
+    Args:
+        p, margin, reduction: those of the forward loss.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the loss.
+        - **x** (Tensor) - (N, C) the forward input.
+        - **target** (Tensor) - (N,) int class indices.
+        - **weight** (Tensor) - (C,) class weights, or None.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=1, margin=1.0, reduction="mean"):
+        self.forward = _operations().MultiMarginLoss(p, margin, reduction)
+        self.init_prim_io_names(["y_grad", "x", "target", "weight"], ["x_grad"])
+
+    def __call__(self, y_grad, x, target, weight=None):
+        return vjp_of_inputs("MultiMarginLossGrad", lambda value: self.forward(value, target, weight), x, y_grad,
+                             ("x", "y_grad"))
+
+
+class InstanceNormV2Grad(Primitive):
+    """Gradient of ``InstanceNormV2`` with respect to its input, scale and shift, per (N, C) plane.
+
+    Args:
+        is_training (bool): whether the forward normalised by each plane's own statistics (``save_mean``,
+            ``save_variance`` = 1 / sqrt(variance + epsilon), whose gradient flows to ``x``) or by the running
+            ``mean``/``variance``. Default: True.
+        epsilon (float): the forward's. Default: 1e-5.
+
+    Inputs:
+        - **dy** (Tensor), **x** (Tensor) - (N, C, H, W), the gradient of the output and the forward input.
+        - **gamma** (Tensor) - (N, C, 1, 1) the forward scale.
+        - **mean**, **variance** (Tensor) - (N, C, 1, 1) the running statistics.
+        - **save_mean**, **save_variance** (Tensor) - (N, C, 1, 1) the forward's plane means and reciprocal
+          standard deviations.
+
+    Outputs:
+        (dx, dgamma, dbeta): shaped as ``x``, ``gamma`` and ``gamma``.
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=True, epsilon=1e-5):
+        self.init_prim_io_names(["dy", "x", "gamma", "mean", "variance", "save_mean", "save_variance"],
+                                ["pd_x", "pd_gamma", "pd_beta"])
+
+    def __call__(self, dy, x, gamma, mean, variance, save_mean, save_variance):
+        names = ("dy", "x", "gamma", "mean", "variance", "save_mean", "save_variance")
+        values = (dy, x, gamma, mean, variance, save_mean, save_variance)
+        dy, x, gamma, mean, variance, save_mean, save_rstd = (array_of("InstanceNormV2Grad", name, value)
+                                                              for name, value in zip(names, values))
+        work = jnp.promote_types(x.dtype, jnp.float32)
+        plane = tuple(range(2, x.ndim))
+        gradient = dy.astype(work)
+        if self.is_training:
+            centre, rstd = save_mean.astype(work), save_rstd.astype(work)
+        else:
+            centre, rstd = mean.astype(work), jax.lax.rsqrt(variance.astype(work) + self.epsilon)
+        normalised = (x.astype(work) - centre) * rstd
+        dbeta = jnp.sum(gradient, axis=plane, keepdims=True)
+        dgamma = jnp.sum(gradient * normalised, axis=plane, keepdims=True)
+        gain = gamma.astype(work) * rstd
+        if self.is_training:
+            count = int(np.prod([x.shape[axis] for axis in plane]))
+            dx = gain * (gradient - dbeta / count - normalised * dgamma / count)
+        else:
+            dx = gain * gradient
+        return wrap(dx.astype(x.dtype)), wrap(dgamma.astype(gamma.dtype)), wrap(dbeta.astype(gamma.dtype))

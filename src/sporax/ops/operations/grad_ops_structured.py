@@ -467,3 +467,132 @@ def _operations():
     """The operations package (its resize Primitives), imported when first needed: it imports this module."""
     import sporax.ops.operations as operations
     return operations
+
+
+class FlattenGrad(Primitive):
+    """Gradient of ``Flatten``: the gradient reshaped back to the forward input's shape.
+
+    Inputs:
+        - **dout** (Tensor) - the gradient of the flattened output.
+        - **shape** (tuple[int]) - the forward input's shape.
+
+    Outputs:
+        Tensor of shape ``shape``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["x", "shape"], ["output"])
+
+    def __call__(self, dout, shape):
+        dy = array_of("FlattenGrad", "dout", dout)
+        return wrap(dy.reshape(_shape_of("FlattenGrad", "shape", shape)))
+
+
+class ConcatOffset(Primitive):
+    """Where each of ``N`` concatenated inputs starts along ``axis``: one row of offsets per input.
+
+    Args:
+        N (int): the number of inputs. Default: 2.
+        axis (int): the concatenation axis (negative counts from the end). Default: 0.
+
+    Inputs:
+        - **input_x** (tuple[Tensor]) - the concatenated inputs (only their shapes are read).
+
+    Outputs:
+        Int64 Tensor (N, rank): zeros except the running sum of the earlier inputs' sizes on ``axis``.
+    """
+
+    @prim_attr_register
+    def __init__(self, N=2, axis=0):
+        self.init_prim_io_names(["x"], ["y"])
+
+    def __call__(self, input_x):
+        if not isinstance(input_x, (tuple, list)) or not input_x:
+            raise TypeError(f"For 'ConcatOffset', 'input_x' must be a non-empty tuple of Tensors, but got {input_x!r}.")
+        shapes = [tuple(array_of("ConcatOffset", "input_x", value).shape) for value in input_x]
+        rank = len(shapes[0])
+        if any(len(shape) != rank for shape in shapes) or not rank:
+            raise ValueError(f"For 'ConcatOffset', the inputs must have one rank of at least 1, but got {shapes}.")
+        axis = self.axis % rank
+        offsets = np.zeros((len(shapes), rank), np.int64)
+        offsets[:, axis] = np.cumsum([0] + [shape[axis] for shape in shapes[:-1]])
+        return wrap(offsets)
+
+
+class LayerNormGradGrad(Primitive):
+    """Second derivative of ``LayerNorm``: the VJP of ``LayerNormGrad`` with respect to ``x``, ``dy`` and ``gamma``
+    for the gradients ``d_dx``, ``d_dg``, ``d_db`` of its three outputs; the given ``mean`` and ``variance`` are
+    differentiated as the statistics of ``x`` they are (MindSpore's kernel: the true second derivative).
+
+    Args:
+        begin_norm_axis, begin_params_axis: those of the forward op.
+
+    Inputs:
+        - **x**, **dy**, **variance**, **mean**, **gamma** (Tensor) - ``LayerNormGrad``'s inputs.
+        - **d_dx**, **d_dg**, **d_db** (Tensor) - the gradients of its outputs (dx, dgamma, dbeta).
+
+    Outputs:
+        (sopd_x, sopd_dy, sopd_gamma): shaped as ``x``, ``dy`` and ``gamma``.
+    """
+
+    @prim_attr_register
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1):
+        self.init_prim_io_names(["x", "dy", "variance", "mean", "gamma", "d_dx", "d_dg", "d_db"],
+                                ["sopd_x", "sopd_dy", "sopd_gamma"])
+
+    def __call__(self, x, dy, variance, mean, gamma, d_dx, d_dg, d_db):
+        names = ("x", "dy", "variance", "mean", "gamma", "d_dx", "d_dg", "d_db")
+        arrays = [array_of("LayerNormGradGrad", name, value)
+                  for name, value in zip(names, (x, dy, variance, mean, gamma, d_dx, d_dg, d_db))]
+        x_array, dy_array, variance_array, mean_array, gamma_array = arrays[:5]
+        axes = tuple(range(self.begin_norm_axis % x_array.ndim, x_array.ndim))
+
+        def moving_with_x(given, statistic):
+            # the given statistic's value, differentiated as the statistic of x it stands for
+            return given + statistic - jax.lax.stop_gradient(statistic)
+
+        def grad_of(x_value, dy_value, gamma_value):
+            work = x_value.astype(jnp.float32)
+            variance_value = moving_with_x(variance_array, jnp.var(work, axis=axes, keepdims=True))
+            mean_value = moving_with_x(mean_array, jnp.mean(work, axis=axes, keepdims=True))
+            return TABLE["layer_norm_grad"].kernel(x_value, dy_value, variance_value, mean_value, gamma_value,
+                                                   self.begin_norm_axis, self.begin_params_axis)
+
+        outputs, pullback = jax.vjp(grad_of, x_array, dy_array, gamma_array)
+        results = pullback(tuple(value.astype(part.dtype).reshape(part.shape)
+                                 for value, part in zip(arrays[5:], outputs)))
+        return tuple(wrap(result) for result in results)
+
+
+class Conv3DBackpropFilter(Primitive):
+    """The gradient of a 3-d convolution with respect to its weight (the VJP of ``Conv3D``).
+
+    Args:
+        out_channel (int), kernel_size (Union[int, tuple]), mode (int), pad_mode (str): 'valid', 'same' or 'pad';
+        pad (Union[int, tuple of 6]); stride, dilation (Union[int, tuple of 3 or 5]); group (int);
+        data_format (str): 'NCDHW'.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, D, H, W), the forward input.
+        - **dout** (Tensor) - (N, out_channel, D_out, H_out, W_out), the gradient of the output.
+        - **w_size** (tuple[int]) - the weight's shape (out_channel, C/group, kD, kH, kW).
+
+    Outputs:
+        Tensor of shape ``w_size``.
+    """
+
+    @prim_attr_register
+    def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=(1, 1, 1, 1, 1),
+                 dilation=(1, 1, 1, 1, 1), group=1, data_format="NCDHW"):
+        def spatial(value):
+            return tuple(value)[-3:] if isinstance(value, (tuple, list)) else value
+        self.forward = nn_ops.Conv3D(out_channel, kernel_size, mode, pad_mode, pad, spatial(stride), spatial(dilation),
+                                     group, data_format)
+        self.init_prim_io_names(["x", "out_backprop", "filter_size"], ["y"])
+
+    def __call__(self, x, dout, w_size):
+        gradient = array_of("Conv3DBackpropFilter", "dout", dout)
+        x_tensor = x if hasattr(x, "asnumpy") else wrap(array_of("Conv3DBackpropFilter", "x", x))
+        shape = _shape_of("Conv3DBackpropFilter", "w_size", w_size)
+        return wrap(_vjp(lambda weight: self.forward(x_tensor, weight), np.zeros(shape, gradient.dtype), gradient))

@@ -52,14 +52,15 @@ def _linear(size_in, size_out, mode):
     return matrix
 
 
-def _cubic(size_in, size_out, mode, a):
+def _cubic(size_in, size_out, mode, a, tabulated=True):
     """TensorFlow's bicubic weights, read from a 1024-entry table: the legacy kernel (a = -0.75) clamps taps
-    to the edge; the half-pixel kernel (a = -0.5) drops out-of-range taps and renormalises the rest."""
+    to the edge; the half-pixel kernel (a = -0.5) drops out-of-range taps and renormalises the rest.
+    ``tabulated=False``: the exact weights, every tap clamped to the edge (ONNX's cubic, ``ResizeV2``)."""
     source = _coordinates(size_in, size_out, mode)
     base = np.floor(source).astype(int)
     t = source - base
-    boundary_aware = mode == "half_pixel"
-    t = np.round(t * 1024) / 1024
+    boundary_aware = mode == "half_pixel" and tabulated
+    t = np.round(t * 1024) / 1024 if tabulated else t
     matrix = np.zeros((size_out, size_in))
     for offset in (-1, 0, 1, 2):
         distance = np.abs(t - offset)
@@ -160,6 +161,51 @@ class ResizeNearestNeighborV2(Primitive):
         # the ResizeNearestNeighbor entry: the same TensorFlow rules on the last two axes
         return sampling.resize_nearest_neighbor(x, sizes, self.align_corners, self.half_pixel_centers)
 
+
+class ResizeV2(Primitive):
+    """ONNX-style resize of (N, C, H, W) images to ``sizes``: 'nearest' and 'linear' along W only (H stays 1),
+    'cubic' (a = -0.75, taps clamped to the edge) along H and W.
+
+    Args:
+        coordinate_transformation_mode (str): 'half_pixel' or 'align_corners' ('nearest' takes 'half_pixel'
+            only, and reads it as MindSpore's kernel does: source index ``floor(i * W / W_out)``).
+            Default: 'half_pixel'.
+        mode (str): 'nearest', 'linear' or 'cubic'. Default: 'nearest'.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, H, W).
+        - **roi**, **scales** (Tensor) - not read (MindSpore takes them empty).
+        - **sizes** (Tensor) - 1-d int64 (N, C, H_out, W_out).
+
+    Outputs:
+        Tensor (N, C, H_out, W_out), the dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, coordinate_transformation_mode="half_pixel", mode="nearest"):
+        if coordinate_transformation_mode not in ("align_corners", "half_pixel"):
+            raise ValueError("For 'ResizeV2', the 'coordinate_transformation_mode' must be str and must be in "
+                             f"['align_corners', 'half_pixel'], but got {coordinate_transformation_mode!r}.")
+        if mode not in ("nearest", "linear", "cubic"):
+            raise ValueError(f"For 'ResizeV2', the 'mode' must be in ['nearest', 'linear', 'cubic'], but got {mode!r}.")
+        if mode == "nearest" and coordinate_transformation_mode != "half_pixel":
+            raise ValueError("For 'ResizeV2', coordinate_transformation_mode must be 'half_pixel' when mode = "
+                             f"'nearest', but got {coordinate_transformation_mode!r}.")
+        self.init_prim_io_names(["x", "roi", "scales", "sizes"], ["y"])
+
+    def __call__(self, x, roi, scales, sizes):
+        array = _float_image("ResizeV2", x, 4)
+        height, width = _sizes("ResizeV2", sizes, 4)[2:]
+        ctm = self.coordinate_transformation_mode
+        if self.mode == "cubic":
+            matrices = [_cubic(array.shape[2], height, ctm, -0.75, tabulated=False),
+                        _cubic(array.shape[3], width, ctm, -0.75, tabulated=False)]
+            return wrap(_apply(array, matrices, (2, 3)))
+        if height != 1 or array.shape[2] != 1:
+            raise ValueError("For 'ResizeV2', sizes[2] must be 1, when mode='nearest' or 'linear'.")
+        line = (_nearest(array.shape[3], width, False, False) if self.mode == "nearest"
+                else _linear(array.shape[3], width, ctm))
+        return wrap(_apply(array, [line], (3,)))
 
 class ResizeArea(Primitive):
     """Area-weighted resize of (N, H, W, C) images (each output pixel averages the input area it covers).

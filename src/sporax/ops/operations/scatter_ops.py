@@ -77,6 +77,13 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
         "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max",
         "tensor_scatter_min", "tensor_scatter_elements", "index_add", "roll", "tril", "triu",
         "matrix_band_part", "reverse_sequence"))
+# MindSpore's extended Primitive of ``tensor_scatter_elements``, its attributes named ``axis`` and ``reduce``.
+TensorScatterElementsExt = _adapter(
+    "TensorScatterElementsExt", scatters.tensor_scatter_elements,
+    "Write (``reduce='none'``) or add (``'add'``) ``updates`` into ``data`` at ``indices`` along ``axis``.\n\n"
+    "Args:\n    axis (int): Default: 0.\n    reduce (str): 'none' or 'add'. Default: 'none'.\n\n"
+    "Inputs:\n    - **data** (Tensor), **indices** (Tensor[int]), **updates** (Tensor).",
+    (("axis", 0), ("reduce", "none")))
 Expand = _adapter("Expand", functional.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
 NonZero = primitive_class(TABLE["nonzero"], __name__)
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,

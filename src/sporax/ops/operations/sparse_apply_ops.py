@@ -16,9 +16,9 @@ Example:
 """
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe
-from sporax.ops.functional.update import (adadelta_rule, ftrl_rule, kernel_nesterov, lars_rule, momentum_rule,
-                                          rmsprop_rule, sgd_rule, soft_threshold, sparse_adagrad_rule,
-                                          sparse_proximal_adagrad_rule)
+from sporax.ops.functional.update import (adadelta_rule, adagrad_dual_averaging_rule, ftrl_rule, kernel_nesterov,
+                                          lars_rule, momentum_rule, rmsprop_rule, sgd_rule, soft_threshold,
+                                          sparse_adagrad_rule, sparse_proximal_adagrad_rule)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -171,6 +171,31 @@ class SparseApplyProximalAdagrad(Primitive):
         w, a = sparse_proximal_adagrad_rule(w, a, rate, l1, l2, g)
         return _store(self.name, [var, accum], [w, a], where)
 
+
+
+class SparseApplyAdagradDA(Primitive):
+    """Adagrad dual averaging (``ApplyAdagradDA``'s rule) on the rows ``indices``: both accumulators gather the
+    gradient and the weight rows are recomputed from them.
+
+    Inputs:
+        - **var**, **grad_accum**, **grad_square_accum** (Parameter). **grad** (Tensor) - (len(indices), ...).
+          **indices** (Tensor[int]). **lr**, **l1**, **l2** (Tensor or number). **global_step** (Tensor[int64]).
+
+    Outputs:
+        ``var`` (a new Tensor of its stored value).
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking=False):
+        self.use_locking = use_locking
+
+    def __call__(self, var, grad_accum, grad_square_accum, grad, indices, lr, l1, l2, global_step):
+        states = [("var", var), ("grad_accum", grad_accum), ("grad_square_accum", grad_square_accum)]
+        (_, total, squares), g, where = _rows(self.name, states, grad, indices)
+        rate, l1, l2, step = (_value(self.name, n, v)
+                              for n, v in (("lr", lr), ("l1", l1), ("l2", l2), ("global_step", global_step)))
+        rows = adagrad_dual_averaging_rule(total, squares, g, rate, l1, l2, step)
+        return _store(self.name, [var, grad_accum, grad_square_accum], rows, where)[0]
 
 class SparseApplyRMSProp(Primitive):
     """RMSProp with momentum on the rows ``indices`` of ``var``, ``ms`` and ``mom``.

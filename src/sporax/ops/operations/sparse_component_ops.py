@@ -23,7 +23,7 @@ _NAMES = ("SparseDenseCwiseAdd", "SparseDenseCwiseMul", "SparseDenseCwiseDiv", "
           "SparseTensorToCSRSparseMatrix", "DenseToCSRSparseMatrix", "SparseMatrixTranspose", "SparseMatrixMatMul",
           "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
           "SparseSoftmax", "SparseSparseMinimum", "SparseSparseMaximum", "SparseAdd", "SparseReshape",
-          "SparseCountSparseOutput", "SparseMatrixSoftmax")
+          "SparseCountSparseOutput", "SparseMatrixSoftmax", "RaggedTensorToSparse", "SparseMatrixAdd")
 for _name in _NAMES:  # each generated from its op-table entry
     globals()[_name] = primitive_class(PRIMITIVES[_name], __name__)
 del _name

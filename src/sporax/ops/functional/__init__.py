@@ -110,6 +110,7 @@ from sporax.ops.functional.sparse_unary import (
     csr_expm1, csr_floor, csr_inv, csr_isfinite, csr_isinf, csr_isnan, csr_log, csr_log1p, csr_neg, csr_relu,
     csr_relu6, csr_round, csr_sigmoid, csr_sin, csr_sinh, csr_softsign, csr_sqrt, csr_square, csr_tan, csr_tanh)
 from sporax.ops.functional import sparse_components as _sparse_components  # noqa: F401 - sparse_ops' entries
+from sporax.ops.functional import sparse_value_sized as _sparse_value_sized  # noqa: F401 - sparse_ops' entries
 from sporax.ops.functional import sparse_matrices as _sparse_matrices  # noqa: F401 - sparse_ops' entries
 from sporax.ops.functional import sparse_unions as _sparse_unions  # noqa: F401 - sparse_ops' entries
 from sporax.ops.functional import gradient_kernels as _gradient_kernels  # noqa: F401 - _grad_ops' entries

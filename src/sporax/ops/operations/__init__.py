@@ -239,6 +239,6 @@ from sporax.ops.operations.image_resize_ops import ResizeV2  # noqa: E402 (MindS
 from sporax.ops.operations.sparse_apply_ops import SparseApplyAdagradDA  # noqa: E402 (MindSpore's nn_ops only)
 from sporax.ops.operations.ctc_ops import CTCLossV2Grad  # noqa: E402 (MindSpore's nn_ops only)
 from sporax.ops.functional import array_joining as _array_joining  # noqa: E402 (MindSpore's _inner_ops only)
-from sporax.ops.functional import sparse_components as _sparse_components  # noqa: E402
+from sporax.ops.functional import sparse_value_sized as _sparse_value_sized  # noqa: E402
 DynamicStitch = _primitive_class(_array_joining.dynamic_stitch.entry, __name__)
-PadAndShift = _primitive_class(_sparse_components.pad_and_shift.entry, __name__)  # MindSpore's _embedding_cache_ops
+PadAndShift = _primitive_class(_sparse_value_sized.pad_and_shift.entry, __name__)  # MindSpore's _embedding_cache_ops

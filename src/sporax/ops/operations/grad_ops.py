@@ -155,19 +155,21 @@ from sporax.ops.operations.grad_ops_elementwise import (  # noqa: E402
     IgammaGradA)
 from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     BiasAddGrad, MaximumGrad, MinimumGrad, MaxPoolGrad, AvgPoolGrad, SliceGrad, StridedSliceGrad, LayerNormGrad,
-    SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter,
-    L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad, FlattenGrad, ConcatOffset,
-    LayerNormGradGrad, Conv3DBackpropFilter, entry_vjp)
+    SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, L2NormalizeGrad,
+    ResizeBilinearGrad, ResizeNearestNeighborGrad, FlattenGrad, ConcatOffset, LayerNormGradGrad, entry_vjp)
+from sporax.ops.operations.grad_ops_convolution import (  # noqa: E402
+    Conv2DBackpropFilter, DeformableOffsetsGrad, Conv3DBackpropFilter)
 from sporax.ops.operations.grad_ops_nn import (  # noqa: E402
     MirrorPadGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
     MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad, BatchNormGrad, BatchNormGradGrad, LRNGrad,
     MultiMarginLossGrad, InstanceNormV2Grad)
-from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
-    AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool2DGrad, AdaptiveAvgPool3DGrad, GridSampler2DGrad,
-    GridSampler3DGrad, ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad, UpsampleNearest3DGrad,
-    UpsampleTrilinear3DGrad, PadV3Grad, ROIAlignGrad, MaxPoolGradGrad, MaxPool3DGradGrad, MaxUnpool2DGrad,
-    MaxUnpool3DGrad, MaxPoolGradGradWithArgmax, AffineGridGrad, ResizeV2Grad, FractionalMaxPoolGrad,
+from sporax.ops.operations.grad_ops_pooling import (  # noqa: E402
+    AdaptiveMaxPool2DGrad, AdaptiveMaxPool3DGrad, AdaptiveAvgPool2DGrad, AdaptiveAvgPool3DGrad, MaxPoolGradGrad,
+    MaxPool3DGradGrad, MaxUnpool2DGrad, MaxUnpool3DGrad, MaxPoolGradGradWithArgmax, FractionalMaxPoolGrad,
     FractionalAvgPoolGrad, MaxPool3DGradWithArgmax)
+from sporax.ops.operations.grad_ops_spatial import (  # noqa: E402
+    GridSampler2DGrad, GridSampler3DGrad, ResizeBicubicGrad, ResizeLinear1DGrad, ResizeNearestNeighborV2Grad,
+    UpsampleNearest3DGrad, UpsampleTrilinear3DGrad, PadV3Grad, ROIAlignGrad, AffineGridGrad, ResizeV2Grad)
 from sporax.ops.operations.grad_ops_selection import (  # noqa: E402
     MaximumGradGrad, MinimumGradGrad, GatherDGradV2, MedianGrad, SparseSegmentMeanGrad, SparseSegmentSqrtNGrad,
     SparseFillEmptyRowsGrad, SparseSliceGrad, LuUnpackGrad)

@@ -14,7 +14,8 @@ Example:
 """
 from sporax.ops import operations
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import sparse_components, sparse_matrices, sparse_unions  # noqa: F401 - declare the entries
+from sporax.ops.functional import (  # noqa: F401 - declare the entries
+    sparse_components, sparse_matrices, sparse_unions, sparse_value_sized)
 from sporax.ops.op_table import PRIMITIVES
 from sporax.ops.primitive import Primitive  # noqa: F401 - MindSpore's module has it too
 

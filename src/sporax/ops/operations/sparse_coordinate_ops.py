@@ -20,7 +20,7 @@ from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive
 from sporax.ops.functional.indexing import gather
-from sporax.ops.functional import sparse_components
+from sporax.ops.functional import sparse_components, sparse_value_sized
 
 
 def _coordinates(op_name, indices, values, shape):
@@ -73,7 +73,7 @@ class SparseSlice(Primitive):
     """
 
     def __call__(self, indices, values, shape, start, size):
-        return sparse_components.sparse_slice(indices, values, shape, start, size)
+        return sparse_value_sized.sparse_slice(indices, values, shape, start, size)
 
 
 class SparseGatherV2(Primitive):
@@ -98,7 +98,7 @@ class SubAndFilter(Primitive):
     """
 
     def __call__(self, input_x, max_num, offset):
-        return sparse_components.sub_and_filter(input_x, max_num, offset)
+        return sparse_value_sized.sub_and_filter(input_x, max_num, offset)
 
 
 class UpdateState(Primitive):

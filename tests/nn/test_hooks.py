@@ -302,3 +302,34 @@ def test_hookbackward_hook_runs_in_each_pass_of_a_second_order_gradient():
     np.testing.assert_allclose(ms.grad(lambda a: ms.grad(function)(a).sum())(data).asnumpy(), [8.0222, 10.691],
                                rtol=1e-4)
     assert calls == [1.3209, 1.3209, 1.4179]
+
+
+@pytest.mark.parametrize("kind", ["forward_pre", "forward", "backward_pre", "backward"])
+def test_hook_removing_a_hook_of_its_kind_while_they_run(kind):
+    # MindSpore 2.10 (recorded) reads each kind's hooks from its live OrderedDict: hook i removing hook j
+    # (remover, victim) raises Python's RuntimeError unless the remover is the last to run.
+    def calls(count, remover, victim):
+        log, handles = [], []
+        net = nn.ReLU()
+
+        def make(index):
+            def hook(*args):
+                log.append(index)
+                if index == remover:
+                    handles[victim].remove()
+            return hook
+
+        for index in range(count):
+            handles.append(getattr(net, f"register_{kind}_hook")(make(index)))
+        for _ in range(2):
+            if kind.startswith("backward"):
+                ms.grad(net)(_x())
+            else:
+                net(_x())
+        return log
+
+    assert calls(1, 0, 0) == [0]
+    assert calls(2, 1, 0) == [0, 1, 1]
+    for count, remover, victim in [(2, 0, 1), (2, 0, 0), (3, 1, 1)]:
+        with pytest.raises(RuntimeError, match="OrderedDict mutated during iteration"):
+            calls(count, remover, victim)

@@ -94,7 +94,9 @@ def check_hook(hook):
 
 
 def _apply(table, gradient):
-    for hook in list(table.values()):
+    for handle_id, hook in list(table.items()):
+        if handle_id not in table:
+            continue  # removed by an earlier hook of this pass: MindSpore 2.10 skips it
         result = hook(Tensor._wrap(gradient))
         if result is None:
             continue
@@ -113,8 +115,12 @@ def _apply(table, gradient):
     return gradient
 
 
-def hooked_identity(array, table):
-    """``array`` unchanged, whose gradient passes through the hooks in ``table``."""
+def hooked_identity(array, table, again=False):
+    """``array`` unchanged, whose gradient passes through the hooks in ``table``.
+
+    With ``again``, a gradient of a gradient passes through them too: MindSpore 2.10 hooks an
+    intermediate Tensor's node, and an outer gradient differentiates the inner backward pass,
+    which reads that node's value once more (its hooks run on that gradient as well)."""
     if not jnp.issubdtype(array.dtype, jnp.inexact):
         return array  # integer values carry no gradient
 
@@ -123,7 +129,7 @@ def hooked_identity(array, table):
         return value
 
     def forward(value):
-        return value, None
+        return (hooked_identity(value, table, again) if again else value), None
 
     def backward(_, gradient):
         return (_apply(table, gradient),)
@@ -167,7 +173,7 @@ def register_hook(tensor, hook):
                 return handle
         if fresh:
             table = OrderedDict()
-            hooked = hooked_identity(array, table)
+            hooked = hooked_identity(array, table, again=True)
             rebind(tensor, hooked, "Tensor.register_hook", through_views=False)  # same values: views keep theirs
             entry = _traced_tables[key] = (weakref.ref(tensor, _forget(_traced_tables, key)), table, hooked)
         table = entry[1]

@@ -15,6 +15,10 @@ The order of one hooked call (checked against MindSpore 2.10):
    ``grad_input`` (the gradients w.r.t. the positional Tensor inputs after the pre-hooks, None
    for one that needs no gradient; ``(None,)`` when there is no Tensor input) and may replace them.
 
+Each kind's hooks are read from its live table, as MindSpore reads its dicts: a hook that removes a
+hook of the same kind while they run raises Python's RuntimeError ("OrderedDict mutated during
+iteration") unless it is the last to run; the forward hooks of a failing body run from a copy.
+
 Steps 2-3 run under ``jax.custom_vjp`` when backward hooks exist. The Cell's lifted state (its
 Parameters, the RNG state) enters the custom function as explicit inputs, as in
 ``sporax.autodiff.bprop``; the backward rule is the function's own VJP (``jax.vjp``, whose
@@ -212,7 +216,7 @@ def call_with_hooks(cell, args, kwargs):
 
 
 def _call_hooked(cell, hooks, args, kwargs):
-    for hook, with_kwargs in list(hooks.forward_pre.values()):
+    for hook, with_kwargs in hooks.forward_pre.values():
         if with_kwargs:
             result = hook(cell, args, kwargs)
             if result is not None:
@@ -245,15 +249,14 @@ def _body(cell, hooks, args, kwargs):
 
 def _forward(cell, hooks, args, kwargs):
     """The body and the forward hooks (``always_call`` hooks also run when the body raised)."""
-    forward = list(hooks.forward.values())
     try:
         output = _body(cell, hooks, args, kwargs)
     except Exception:
-        for hook, with_kwargs, always_call in forward:
+        for hook, with_kwargs, always_call in list(hooks.forward.values()):
             if always_call:
                 hook(cell, args, kwargs, None) if with_kwargs else hook(cell, args, None)
         raise
-    for hook, with_kwargs, _ in forward:
+    for hook, with_kwargs, _ in hooks.forward.values():
         result = hook(cell, args, kwargs, output) if with_kwargs else hook(cell, args, output)
         if result is not None:
             output = result
@@ -348,7 +351,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         output_cotangents, state_cotangents = cotangents
         output_cotangents = tuple(_zeros_for(value) for value in output_cotangents)
         grad_output = tuple(Tensor._wrap(value) for value in output_cotangents)
-        for hook in list(hooks.backward_pre.values()):
+        for hook in hooks.backward_pre.values():
             grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output),
                                                  "backward pre hook", "output"))
         state_grads, input_grads = pullback((list(_unwrap_all(grad_output)),
@@ -356,7 +359,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         perturbed = record["perturbed"]
         grad_input = tuple(None if slot is None or not perturbed[slot] else input_grads[slot]
                            for slot in input_slots)
-        for hook in list(hooks.backward.values()):
+        for hook in hooks.backward.values():
             grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input,
                                       "backward hook", "grad input")
         input_grads = list(input_grads)

@@ -273,31 +273,51 @@ def _zeros_for(cotangent):
     return cotangent
 
 
-def _gradient_array(value, like, label):
+def _ms_type(shape, dtype):
+    """A gradient's type as MindSpore 2.10 writes it in a hook's error ("Tensor shape:[[const vector]{2}]Float32")."""
+    return f"Tensor shape:[[const vector]{{{', '.join(map(str, shape))}}}]{Tensor._wrap(jnp.zeros((), dtype)).dtype}"
+
+
+def _gradient_array(value, like, cell, kind):
+    """A hook's new gradient for one whose template is ``like``: a Tensor of its very shape and dtype."""
+    function = f"hook_{kind.replace(' ', '_')}_grad"
     if not isinstance(value, Tensor):
-        raise TypeError(f"The {label} must return Tensors (or None), but got {type(value).__name__}.")
+        raise TypeError(f"The output type of function: {function} should be a tensor but got "
+                        f"{type(value).__name__}. (The {kind} hook of {type(cell).__name__} returns None or new "
+                        "gradients: a Tensor, or a tuple of Tensors, one per gradient it received.)")
     array = value._value
-    try:
-        return jnp.broadcast_to(array, like.shape).astype(like.dtype)
-    except ValueError:
-        raise ValueError(f"The {label} returned a gradient of shape {tuple(array.shape)} where one of shape "
-                         f"{tuple(like.shape)} is expected.") from None
+    if like.dtype == jax.dtypes.float0:
+        return None  # an integer value carries no gradient
+    if tuple(array.shape) != tuple(like.shape) or array.dtype != like.dtype:
+        raise ValueError(f"The output type of function: {function} is not consistent with the expected, it should "
+                         f"be {_ms_type(like.shape, like.dtype)}, but got {_ms_type(array.shape, array.dtype)}. "
+                         f"(The {kind} hook of {type(cell).__name__} must return each gradient in the shape and "
+                         "dtype of the one it replaces.)")
+    return array
 
 
-def _replacement(result, current, label, what):
-    """Apply a backward hook's result: None keeps ``current``; a Tensor or a tuple replaces it."""
+def _replacement(result, current, likes, cell, kind, what):
+    """Apply a backward (pre) hook's result: None keeps ``current``; a Tensor or a tuple of Tensors replaces it,
+    each of the shape and dtype of its template in ``likes`` (MindSpore 2.10's checks and messages).
+    A gradient MindSpore gives as None takes a new one for an output; an input's stays None."""
     if result is None:
         return current
     if isinstance(result, Tensor):
         result = (result,)
-    if not isinstance(result, (tuple, list)):
-        raise TypeError(f"The {label} must return None, a Tensor or a tuple of Tensors, but got "
-                        f"{type(result).__name__}.")
+    if not isinstance(result, tuple):
+        raise TypeError(f"The output type of function: hook_{kind.replace(' ', '_')}_grad should be a tensor but "
+                        f"got {type(result).__name__}. (The {kind} hook of {type(cell).__name__} returns None, a "
+                        "Tensor or a tuple of Tensors.)")
     if len(result) != len(current):
-        raise TypeError(f"The {label} return value size is {len(result)} not equal to expect {what} size "
-                        f"{len(current)}.")
-    return tuple(old if old is None or new is None else _gradient_array(new, old, label)
-                 for new, old in zip(result, current))
+        raise TypeError(f"The {kind} hook return value size is {len(result)} not equal to expect {what} size "
+                        f"{len(current)}. (The {kind} hook of {type(cell).__name__}.)")
+    return tuple(old if (old is None and (new is None or like is None)) else _gradient_array(new, like, cell, kind)
+                 for new, old, like in zip(result, current, likes))
+
+
+def _absent(cotangent):
+    """Whether MindSpore hands a hook None for this cotangent: no gradient reached that output."""
+    return isinstance(cotangent, SymbolicZero) or cotangent.dtype == jax.dtypes.float0
 
 
 def _call_with_backward_hooks(cell, hooks, args, kwargs):
@@ -349,19 +369,22 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
             pullback = unpack_saved(pullback, record["saved_layout"], hooks.saved_tensors[1],
                                     "register_saved_tensors_hooks")
         output_cotangents, state_cotangents = cotangents
-        output_cotangents = tuple(_zeros_for(value) for value in output_cotangents)
-        grad_output = tuple(Tensor._wrap(value) for value in output_cotangents)
+        # An output no gradient reached (unused, or of an integer dtype) is None to the hooks, as in MindSpore.
+        zeros = [_zeros_for(value) for value in output_cotangents]
+        grad_output = tuple(None if _absent(value) else Tensor._wrap(value) for value in output_cotangents)
         for hook in hooks.backward_pre.values():
-            grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output),
-                                                 "backward pre hook", "output"))
-        state_grads, input_grads = pullback((list(_unwrap_all(grad_output)),
+            grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output), zeros,
+                                                 cell, "backward pre", "output"))
+        state_grads, input_grads = pullback(([zero if value is None else value._value
+                                              for value, zero in zip(grad_output, zeros)],
                                              [_zeros_for(value) for value in state_cotangents]))
         perturbed = record["perturbed"]
         grad_input = tuple(None if slot is None or not perturbed[slot] else input_grads[slot]
                            for slot in input_slots)
+        likes = [None if slot is None else input_grads[slot] for slot in input_slots]
         for hook in hooks.backward.values():
-            grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input,
-                                      "backward hook", "grad input")
+            grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input, likes,
+                                      cell, "backward", "grad input")
         input_grads = list(input_grads)
         for slot, value in zip(input_slots, grad_input):
             if slot is not None and value is not None:

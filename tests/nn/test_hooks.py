@@ -395,3 +395,34 @@ def test_backward_hooks_see_none_for_an_output_no_gradient_reached():
     replacing = Split()
     replacing.register_backward_pre_hook(lambda cell, grad_output: (grad_output[0], ops.ones(2, ms.float32), None))
     np.testing.assert_allclose(ms.grad(lambda a: replacing(a)[0].sum())(data).asnumpy(), [5.0, 5.0])
+
+
+def test_backward_hooks_see_the_top_level_tensors_of_a_tuple_output():
+    # MindSpore 2.10 (recorded): output (a*2, (a*3, a*4)) or ((a*3, a*4), a*2) weighted 1, 2, 3; the pre hook
+    # multiplies what it sees by 10. It sees only a*2's gradient [1, 1]; the nested pair passes it by:
+    # 10*2 + 2*3 + 3*4 = 38.
+    def run(nested_first):
+        seen = []
+
+        class Split(nn.Cell):
+            def construct(self, a):
+                return ((a * 3, a * 4), a * 2) if nested_first else (a * 2, (a * 3, a * 4))
+
+        def pre_hook(cell, grad_output):
+            seen.append([g.asnumpy().tolist() for g in grad_output])
+            return tuple(g * 10 for g in grad_output)
+
+        net = Split()
+        net.register_backward_pre_hook(pre_hook)
+        net.register_backward_hook(lambda cell, grad_input, grad_output: seen.append(len(grad_output)))
+
+        def function(a):
+            outputs = net(a)
+            single, pair = (outputs[1], outputs[0]) if nested_first else outputs
+            return (single + pair[0] * 2 + pair[1] * 3).sum()
+
+        gradient = ms.grad(function)(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy().tolist()
+        return gradient, seen
+
+    for nested_first in (False, True):
+        assert run(nested_first) == ([38.0, 38.0], [[[1.0, 1.0]], 1])

@@ -246,6 +246,29 @@ def hooked_leaf(tensor, array):
     return hooked_identity(array, entry[1])
 
 
+def leaf_hook_tables(args):
+    """``(position, table)`` of each positional Tensor in ``args`` with leaf hooks (``()`` when none).
+
+    ``ms.jit`` keys its programs on them and hands the tables to the Tensors it rebuilds from the
+    traced values (``share_leaf_hooks``), so a gradient inside sees the caller's hooks (MindSpore)."""
+    if not _leaf_tables:
+        return ()
+    found = []
+    for position, value in enumerate(args):
+        entry = _leaf_tables.get(id(value))
+        if entry is not None and entry[1] and entry[0]() is value:
+            found.append((position, entry[1]))
+    return tuple(found)
+
+
+def share_leaf_hooks(args, tables):
+    """Give the rebuilt ``args`` the leaf hook ``tables`` (from ``leaf_hook_tables``) of the caller's Tensors."""
+    for position, table in tables:
+        tensor = args[position]
+        key = id(tensor)
+        _leaf_tables[key] = (weakref.ref(tensor, _forget(_leaf_tables, key)), table)
+
+
 def has_leaf_hooks(values):
     """True when one of ``values`` is a Tensor with leaf hooks (one dict check when none exist)."""
     if not _leaf_tables:

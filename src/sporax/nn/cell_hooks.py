@@ -347,6 +347,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         # Only array outputs cross the custom_vjp boundary; Python values (a flag, a shape) stay static.
         record["template"] = [_ARRAY if _is_array(leaf) else leaf for leaf in output_leaves]
         output_arrays = [leaf for leaf in output_leaves if _is_array(leaf)]
+        record["hooked_outputs"] = _top_level_arrays(to_arrays(outputs))
         return output_arrays, new_values
 
     @jax.custom_vjp
@@ -370,13 +371,20 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
                                     "register_saved_tensors_hooks")
         output_cotangents, state_cotangents = cotangents
         # An output no gradient reached (unused, or of an integer dtype) is None to the hooks, as in MindSpore.
+        # The hooks see the gradients of the output's top-level Tensors (MindSpore 2.10: a Tensor nested deeper in
+        # a tuple output passes its gradient by them).
+        hooked_outputs = record["hooked_outputs"]
         zeros = [_zeros_for(value) for value in output_cotangents]
-        grad_output = tuple(None if _absent(value) else Tensor._wrap(value) for value in output_cotangents)
+        gradients = [None if _absent(value) else Tensor._wrap(value) for value in output_cotangents]
+        grad_output = tuple(gradients[index] for index in hooked_outputs)
         for hook in hooks.backward_pre.values():
-            grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output), zeros,
-                                                 cell, "backward pre", "output"))
+            grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output),
+                                                 [zeros[index] for index in hooked_outputs], cell, "backward pre",
+                                                 "output"))
+        for index, value in zip(hooked_outputs, grad_output):
+            gradients[index] = value
         state_grads, input_grads = pullback(([zero if value is None else value._value
-                                              for value, zero in zip(grad_output, zeros)],
+                                              for value, zero in zip(gradients, zeros)],
                                              [_zeros_for(value) for value in state_cotangents]))
         perturbed = record["perturbed"]
         grad_input = tuple(None if slot is None or not perturbed[slot] else input_grads[slot]
@@ -400,6 +408,21 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
 
 
 _ARRAY = object()  # marks where an array output goes in the output template
+
+
+def _top_level_arrays(outputs):
+    """The positions, among the output's arrays, of those the backward hooks see: the output itself, or the
+    top-level items of a tuple (each array of a list or dict output, as before)."""
+    if _is_array(outputs):
+        return [0]
+    if type(outputs) is not tuple:
+        return list(range(sum(1 for leaf in jax.tree_util.tree_leaves(outputs) if _is_array(leaf))))
+    positions, count = [], 0
+    for item in outputs:
+        if _is_array(item):
+            positions.append(count)
+        count += sum(1 for leaf in jax.tree_util.tree_leaves(item) if _is_array(leaf))
+    return positions
 
 
 def _is_array(value):

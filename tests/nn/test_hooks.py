@@ -426,3 +426,30 @@ def test_backward_hooks_see_the_top_level_tensors_of_a_tuple_output():
 
     for nested_first in (False, True):
         assert run(nested_first) == ([38.0, 38.0], [[[1.0, 1.0]], 1])
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_backward_hook_sees_the_gradient_of_an_input_the_grad_does_not_differentiate(compiled):
+    # MindSpore 2.10 (recorded): ms.grad(net, grad_position=0)(x, y) tracks y too, so grad_input holds its
+    # gradient (x = [1, 2]); a Tensor the function makes itself has None. The hook's x10 reaches x only.
+    seen = []
+
+    def hook(cell, grad_input, grad_output):
+        seen.append([None if g is None else g.asnumpy().tolist() for g in grad_input])
+        return tuple(None if g is None else g * 10 for g in grad_input)
+
+    class Product(nn.Cell):
+        def construct(self, a, b):
+            return a * b
+
+    net = Product()
+    net.register_backward_hook(hook)
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))
+    set_pynative_jit(compiled)
+    try:
+        np.testing.assert_allclose(ms.grad(net, grad_position=0)(x, y).asnumpy(), [30.0, 40.0])
+        np.testing.assert_allclose(ms.grad(lambda a: net(a, Tensor(np.array([5.0, 6.0], np.float32))).sum())(x)
+                                   .asnumpy(), [50.0, 60.0])
+    finally:
+        set_pynative_jit(True)
+    assert seen == [[[3.0, 4.0], [1.0, 2.0]], [[5.0, 6.0], None]]

@@ -38,6 +38,7 @@ from jax.custom_derivatives import SymbolicZero
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.state.arguments import is_received_input
 from sporax.state.discovery import DiscoveryCache, static_signature_changed
 from sporax.state.lifting import Lift
 from sporax.state.scope import in_compiled_trace
@@ -328,6 +329,8 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     tensor_index = [index for index, leaf in enumerate(leaves) if isinstance(leaf, Tensor)]
     # grad_input has one entry per positional Tensor input (MindSpore 2.10: (None,) when there is none).
     input_slots = [tensor_index.index(index) for index, arg in enumerate(args) if isinstance(arg, Tensor)] or [None]
+    # MindSpore's grad tracks every Tensor its function received: the hooks see those inputs' gradients too.
+    received = [is_received_input(leaves[index]) for index in tensor_index]
     name = f"{type(cell).__name__} (backward hooks)"
     record = {}
 
@@ -387,7 +390,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
                                               for value, zero in zip(gradients, zeros)],
                                              [_zeros_for(value) for value in state_cotangents]))
         perturbed = record["perturbed"]
-        grad_input = tuple(None if slot is None or not perturbed[slot] else input_grads[slot]
+        grad_input = tuple(None if slot is None or not (perturbed[slot] or received[slot]) else input_grads[slot]
                            for slot in input_slots)
         likes = [None if slot is None else input_grads[slot] for slot in input_slots]
         for hook in hooks.backward.values():

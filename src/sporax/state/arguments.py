@@ -403,6 +403,7 @@ def bound_inputs(tensors, arrays, others=()):
     """The caller's input ``tensors`` hold the differentiated ``arrays`` inside the block, as in MindSpore's
     PyNative mode, where the function receives the very Tensors it was called with (``a is x``, ``id(a)``,
     a dict keyed by the Tensor, ``a.register_hook`` on the caller's Tensor); their values are restored after.
+    ``others``: the function's other input Tensors, which ``is_received_input`` reports inside the block too.
 
     Example:
         >>> import jax.numpy as jnp

@@ -113,9 +113,77 @@ def test_uses_before_registration_bypass_the_hook():
     np.testing.assert_allclose(ms.grad(function)(_pair()).asnumpy(), [22.0, 38.0])
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: ms.jit rebuilds its input Tensors, so a hook registered on "
-                                       "an input outside the jitted gradient is not seen (MindSpore: [6, 12])")
 def test_leaf_hook_under_jit_of_grad():
-    leaf = _pair()
-    leaf.register_hook(lambda gradient: gradient * 3)
-    np.testing.assert_allclose(ms.jit(ms.grad(_square_sum))(leaf).asnumpy(), [6.0, 12.0])
+    # MindSpore 2.10: [6, 12]. ms.jit rebuilds its input Tensors from the traced values; they take the
+    # caller's hooks. (MindSpore's compiled graph then keeps them for any input of that shape, even after
+    # remove(): sporax keys the program on the hooks, so another Tensor gets its own gradient.)
+    leaf, plain = _pair(), _pair()
+    handle = leaf.register_hook(lambda gradient: gradient * 3)
+    compiled = ms.jit(ms.grad(_square_sum))
+    np.testing.assert_allclose(compiled(leaf).asnumpy(), [6.0, 12.0])
+    np.testing.assert_allclose(compiled(plain).asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(compiled(leaf).asnumpy(), [6.0, 12.0])
+    handle.remove()
+    np.testing.assert_allclose(compiled(leaf).asnumpy(), [2.0, 4.0])
+
+
+def test_intermediate_hook_runs_again_in_a_second_order_gradient(pynative):
+    # MindSpore 2.10 (recorded): b = a * a hooked by a doubling hook, f = sum(b * b) and f = sum(sin(b)),
+    # a = [1, 2]. The outer gradient differentiates the inner backward pass, which reads b again through
+    # its hook: one call for the first order, two more for the second (not 24a^2 / [-4.57, 21.60]).
+    calls = []
+
+    def double(gradient):
+        calls.append(1)
+        return gradient * 2
+
+    def make(outer):
+        def function(a):
+            b = a * a
+            b.register_hook(double)
+            return outer(b).sum()
+        return function
+
+    for outer, first, second in [(lambda b: b * b, [8.0, 64.0], [40.0, 160.0]),
+                                 (ms.ops.sin, [2.1612, -5.2291], [-11.3023, 45.8208])]:
+        calls.clear()
+        function = make(outer)
+        np.testing.assert_allclose(ms.grad(function)(_pair()).asnumpy(), first, rtol=1e-4)
+        assert len(calls) == 1
+        np.testing.assert_allclose(ms.grad(lambda a: ms.grad(function)(a).sum())(_pair()).asnumpy(), second,
+                                   rtol=1e-4)
+        assert len(calls) == 3
+
+
+def test_hook_removed_by_an_earlier_hook_of_the_pass_is_skipped():
+    # MindSpore 2.10 (recorded): hooks 0, 1, 2 on one intermediate (and 0, 1 on a Parameter), hook 0 removing
+    # hook 1 runs [0, 2] ([0] then [0] on the Parameter's two gradients); a later hook removing an earlier one
+    # changes nothing in that pass.
+    def run(count, remover, victim):
+        log, handles = [], []
+
+        def make(index):
+            def hook(gradient):
+                log.append(index)
+                if index == remover:
+                    handles[victim].remove()
+            return hook
+
+        def function(a):
+            b = a * 2
+            for index in range(count):
+                handles.append(b.register_hook(make(index)))
+            return b.sum()
+
+        ms.grad(function)(_pair())
+        return log
+
+    assert run(3, 0, 1) == [0, 2]
+    assert run(3, 1, 0) == [0, 1, 2]
+    log, handles = [], []
+    weight = Parameter(_pair(), name="weight")
+    handles.append(weight.register_hook(lambda gradient: log.append(0) or handles[1].remove()))
+    handles.append(weight.register_hook(lambda gradient: log.append(1)))
+    for _ in range(2):
+        ms.grad(lambda a: (a * weight).sum(), grad_position=None, weights=[weight])(_pair())
+    assert log == [0, 0]

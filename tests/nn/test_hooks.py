@@ -119,7 +119,10 @@ def test_argument_errors():
     wrong.register_backward_hook(lambda cell, grad_input, grad_output: (Tensor(np.ones(4, np.float32)),))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(ValueError, match=r"shape \(4,\) where one of shape \(1, 3\)"):
+        # MindSpore 2.10 (recorded): the same shape and dtype only, no broadcast
+        with pytest.raises(ValueError, match=r"^The output type of function: hook_backward_grad is not consistent "
+                                             r"with the expected, it should be Tensor shape:\[\[const vector\]\{1, 3\}\]"
+                                             r"Float32, but got Tensor shape:\[\[const vector\]\{4\}\]Float32"):
             ms.grad(wrong)(_x())
 
 
@@ -302,3 +305,151 @@ def test_hookbackward_hook_runs_in_each_pass_of_a_second_order_gradient():
     np.testing.assert_allclose(ms.grad(lambda a: ms.grad(function)(a).sum())(data).asnumpy(), [8.0222, 10.691],
                                rtol=1e-4)
     assert calls == [1.3209, 1.3209, 1.4179]
+
+
+@pytest.mark.parametrize("kind", ["forward_pre", "forward", "backward_pre", "backward"])
+def test_hook_removing_a_hook_of_its_kind_while_they_run(kind):
+    # MindSpore 2.10 (recorded) reads each kind's hooks from its live OrderedDict: hook i removing hook j
+    # (remover, victim) raises Python's RuntimeError unless the remover is the last to run.
+    def calls(count, remover, victim):
+        log, handles = [], []
+        net = nn.ReLU()
+
+        def make(index):
+            def hook(*args):
+                log.append(index)
+                if index == remover:
+                    handles[victim].remove()
+            return hook
+
+        for index in range(count):
+            handles.append(getattr(net, f"register_{kind}_hook")(make(index)))
+        for _ in range(2):
+            if kind.startswith("backward"):
+                ms.grad(net)(_x())
+            else:
+                net(_x())
+        return log
+
+    assert calls(1, 0, 0) == [0]
+    assert calls(2, 1, 0) == [0, 1, 1]
+    for count, remover, victim in [(2, 0, 1), (2, 0, 0), (3, 1, 1)]:
+        with pytest.raises(RuntimeError, match="OrderedDict mutated during iteration"):
+            calls(count, remover, victim)
+
+
+def _backward_hooked(hook, kind, two_outputs=False):
+    """Gradient of sum(a * a) (or of sum of a * 2 and a * 3 for two outputs) at a = [1, 2], hooked."""
+    class Square(nn.Cell):
+        def construct(self, a):
+            return (a * 2, a * 3) if two_outputs else a * a
+
+    net = Square()
+    getattr(net, f"register_{kind}_hook")(hook)
+
+    def function(a):
+        outputs = net(a)
+        return outputs[0].sum() + outputs[1].sum() if two_outputs else outputs.sum()
+
+    return ms.grad(function)(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy().tolist()
+
+
+def test_backward_hook_results_checked_as_mindspore_checks_them():
+    # MindSpore 2.10 (recorded): a Tensor or a tuple of Tensors of the very shape and dtype; a list, a None
+    # inside the tuple, a broadcastable shape or another float dtype are errors, with these first words.
+    assert _backward_hooked(lambda cell, grad_output: grad_output[0] * 3, "backward_pre") == [6.0, 12.0]
+    assert _backward_hooked(lambda cell, grad_input, grad_output: grad_input[0] * 3, "backward") == [6.0, 12.0]
+    wrong = {"list": (lambda g: [g[0] * 3], TypeError, "should be a tensor but got list"),
+             "int": (lambda g: 3, TypeError, "should be a tensor but got int"),
+             "nested": (lambda g: ((g[0],),), TypeError, "should be a tensor but got tuple"),
+             "broadcast": (lambda g: (Tensor(np.ones(1, np.float32)),), ValueError,
+                           r"should be Tensor shape:\[\[const vector\]\{2\}\]Float32, but got Tensor "
+                           r"shape:\[\[const vector\]\{1\}\]Float32"),
+             "float16": (lambda g: (Tensor(np.ones(2, np.float16)),), ValueError,
+                         r"but got Tensor shape:\[\[const vector\]\{2\}\]Float16"),
+             "int32": (lambda g: (Tensor(np.ones(2, np.int32)),), ValueError, r"\]Int32")}
+    for name, (make, error, message) in wrong.items():
+        with pytest.raises(error, match="^The output type of function: hook_backward_pre_grad " + ".*" + message):
+            _backward_hooked(lambda cell, grad_output: make(grad_output), "backward_pre")
+        with pytest.raises(error, match="^The output type of function: hook_backward_grad " + ".*" + message):
+            _backward_hooked(lambda cell, grad_input, grad_output: make(grad_input), "backward")
+    with pytest.raises(TypeError, match="should be a tensor but got NoneType"):
+        _backward_hooked(lambda cell, grad_output: (None, grad_output[1]), "backward_pre", two_outputs=True)
+
+
+def test_backward_hooks_see_none_for_an_output_no_gradient_reached():
+    # MindSpore 2.10 (recorded): an unused output's or an integer output's gradient is None to both hooks;
+    # a pre hook may give the unused output a gradient, which then flows (2 + 3 * 1 = 5).
+    seen = []
+
+    class Split(nn.Cell):
+        def construct(self, a):
+            return a * 2, a * 3, ops.cast(a, ms.int32)
+
+    net = Split()
+    net.register_backward_pre_hook(lambda cell, grad_output: seen.append([g is None for g in grad_output]))
+    net.register_backward_hook(lambda cell, grad_input, grad_output: seen.append([g is None for g in grad_output]))
+    data = Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(ms.grad(lambda a: net(a)[0].sum())(data).asnumpy(), [2.0, 2.0])
+    assert seen == [[False, True, True], [False, True, True]]
+    replacing = Split()
+    replacing.register_backward_pre_hook(lambda cell, grad_output: (grad_output[0], ops.ones(2, ms.float32), None))
+    np.testing.assert_allclose(ms.grad(lambda a: replacing(a)[0].sum())(data).asnumpy(), [5.0, 5.0])
+
+
+def test_backward_hooks_see_the_top_level_tensors_of_a_tuple_output():
+    # MindSpore 2.10 (recorded): output (a*2, (a*3, a*4)) or ((a*3, a*4), a*2) weighted 1, 2, 3; the pre hook
+    # multiplies what it sees by 10. It sees only a*2's gradient [1, 1]; the nested pair passes it by:
+    # 10*2 + 2*3 + 3*4 = 38.
+    def run(nested_first):
+        seen = []
+
+        class Split(nn.Cell):
+            def construct(self, a):
+                return ((a * 3, a * 4), a * 2) if nested_first else (a * 2, (a * 3, a * 4))
+
+        def pre_hook(cell, grad_output):
+            seen.append([g.asnumpy().tolist() for g in grad_output])
+            return tuple(g * 10 for g in grad_output)
+
+        net = Split()
+        net.register_backward_pre_hook(pre_hook)
+        net.register_backward_hook(lambda cell, grad_input, grad_output: seen.append(len(grad_output)))
+
+        def function(a):
+            outputs = net(a)
+            single, pair = (outputs[1], outputs[0]) if nested_first else outputs
+            return (single + pair[0] * 2 + pair[1] * 3).sum()
+
+        gradient = ms.grad(function)(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy().tolist()
+        return gradient, seen
+
+    for nested_first in (False, True):
+        assert run(nested_first) == ([38.0, 38.0], [[[1.0, 1.0]], 1])
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_backward_hook_sees_the_gradient_of_an_input_the_grad_does_not_differentiate(compiled):
+    # MindSpore 2.10 (recorded): ms.grad(net, grad_position=0)(x, y) tracks y too, so grad_input holds its
+    # gradient (x = [1, 2]); a Tensor the function makes itself has None. The hook's x10 reaches x only.
+    seen = []
+
+    def hook(cell, grad_input, grad_output):
+        seen.append([None if g is None else g.asnumpy().tolist() for g in grad_input])
+        return tuple(None if g is None else g * 10 for g in grad_input)
+
+    class Product(nn.Cell):
+        def construct(self, a, b):
+            return a * b
+
+    net = Product()
+    net.register_backward_hook(hook)
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))
+    set_pynative_jit(compiled)
+    try:
+        np.testing.assert_allclose(ms.grad(net, grad_position=0)(x, y).asnumpy(), [30.0, 40.0])
+        np.testing.assert_allclose(ms.grad(lambda a: net(a, Tensor(np.array([5.0, 6.0], np.float32))).sum())(x)
+                                   .asnumpy(), [50.0, 60.0])
+    finally:
+        set_pynative_jit(True)
+    assert seen == [[[3.0, 4.0], [1.0, 2.0]], [[5.0, 6.0], None]]

@@ -58,6 +58,14 @@ def set_pynative_jit(enabled):
     hooks_changed()  # remembered straight paths (sporax.autodiff.straight_path) must look again
 
 
+def received_inputs(positions, call_args, kwargs):
+    """The Tensors a differentiated function receives, which MindSpore 2.10's grad tracks when it differentiates
+    an input (a backward hook sees their gradients); none with weights only (grad_position=None)."""
+    if not positions:
+        return ()
+    return [value for value in (*call_args, *kwargs.values()) if isinstance(value, Tensor)]
+
+
 class GradFunction:
     """The callable returned by ``grad``/``value_and_grad``/``GradOperation``."""
 
@@ -281,7 +289,7 @@ class GradFunction:
             # Point-to-point exchanges the function runs attach their backward's entry to the frame.
             with gradient_sinks.differentiating((weight_primals, position_primals)) as frame, \
                     recording_attribute_writes() as writes, recording_in_place() as updated, \
-                    bound_inputs(bound, bound_values):
+                    bound_inputs(bound, bound_values, received_inputs(positions, call_args, kwargs)):
                 outputs, new_values = lifted(values, *call_args, **kwargs)
                 if bound:  # a returned input carries its value of now, not the one restored
                     bound_ids = frozenset(map(id, bound))

@@ -94,7 +94,9 @@ def check_hook(hook):
 
 
 def _apply(table, gradient):
-    for hook in list(table.values()):
+    for handle_id, hook in list(table.items()):
+        if handle_id not in table:
+            continue  # removed by an earlier hook of this pass: MindSpore 2.10 skips it
         result = hook(Tensor._wrap(gradient))
         if result is None:
             continue
@@ -113,8 +115,12 @@ def _apply(table, gradient):
     return gradient
 
 
-def hooked_identity(array, table):
-    """``array`` unchanged, whose gradient passes through the hooks in ``table``."""
+def hooked_identity(array, table, again=False):
+    """``array`` unchanged, whose gradient passes through the hooks in ``table``.
+
+    With ``again``, a gradient of a gradient passes through them too: MindSpore 2.10 hooks an
+    intermediate Tensor's node, and an outer gradient differentiates the inner backward pass,
+    which reads that node's value once more (its hooks run on that gradient as well)."""
     if not jnp.issubdtype(array.dtype, jnp.inexact):
         return array  # integer values carry no gradient
 
@@ -123,7 +129,7 @@ def hooked_identity(array, table):
         return value
 
     def forward(value):
-        return value, None
+        return (hooked_identity(value, table, again) if again else value), None
 
     def backward(_, gradient):
         return (_apply(table, gradient),)
@@ -167,7 +173,7 @@ def register_hook(tensor, hook):
                 return handle
         if fresh:
             table = OrderedDict()
-            hooked = hooked_identity(array, table)
+            hooked = hooked_identity(array, table, again=True)
             rebind(tensor, hooked, "Tensor.register_hook", through_views=False)  # same values: views keep theirs
             entry = _traced_tables[key] = (weakref.ref(tensor, _forget(_traced_tables, key)), table, hooked)
         table = entry[1]
@@ -238,6 +244,29 @@ def hooked_leaf(tensor, array):
     if entry is None or not entry[1] or entry[0]() is not tensor:
         return array
     return hooked_identity(array, entry[1])
+
+
+def leaf_hook_tables(args):
+    """``(position, table)`` of each positional Tensor in ``args`` with leaf hooks (``()`` when none).
+
+    ``ms.jit`` keys its programs on them and hands the tables to the Tensors it rebuilds from the
+    traced values (``share_leaf_hooks``), so a gradient inside sees the caller's hooks (MindSpore)."""
+    if not _leaf_tables:
+        return ()
+    found = []
+    for position, value in enumerate(args):
+        entry = _leaf_tables.get(id(value))
+        if entry is not None and entry[1] and entry[0]() is value:
+            found.append((position, entry[1]))
+    return tuple(found)
+
+
+def share_leaf_hooks(args, tables):
+    """Give the rebuilt ``args`` the leaf hook ``tables`` (from ``leaf_hook_tables``) of the caller's Tensors."""
+    for position, table in tables:
+        tensor = args[position]
+        key = id(tensor)
+        _leaf_tables[key] = (weakref.ref(tensor, _forget(_leaf_tables, key)), table)
 
 
 def has_leaf_hooks(values):

@@ -22,6 +22,7 @@ import types
 
 import jax
 
+from sporax.autodiff.tensor_hooks import leaf_hook_tables, share_leaf_hooks
 from sporax.core import context
 from sporax.graph.attribute_views import attribute_views, collect_views, global_views
 from sporax.graph.cell_jit import call_compiled
@@ -109,7 +110,10 @@ class JitFunction:
             check_set_inputs(args[0].__dict__["_inputs"], args[1:])  # a jitted construct keeps set_inputs too
         try:
             # As MindSpore's: a jitted function's graph keeps the Cells' ``training`` flags it was compiled with.
-            program, arrays = self.cache.lookup(args, kwargs, self._build, phase="jit")
+            hooked = leaf_hook_tables(args)  # the program holds the caller's Tensor hooks: one per set of tables
+            program, arrays = self.cache.lookup(args, kwargs, self._build, phase="jit",
+                                                extra=tuple((position, id(table)) for position, table in hooked)
+                                                if hooked else None)
         except TypeError:
             error = entry_error(self.function, args, kwargs)  # arguments that do not bind: MindSpore's words
             if error is None:
@@ -138,6 +142,7 @@ class JitFunction:
         with _compiling():  # MindSpore's graph syntax rules apply from the conversion on
             function = converted(self.function)
         owned = {id(state) for state in discovered.states}
+        hooked = leaf_hook_tables(args)
         args, kwargs = skeleton(args, kwargs, owned)
         record = {}
 
@@ -148,6 +153,7 @@ class JitFunction:
             outside = Outside(self.function, call_args, call_kwargs, graph_only=strict and graph_mode,
                               arguments_graph_only=strict,
                               refuse_dict_pop=graph_mode and context.jit_syntax_level() != context.LAX)
+            share_leaf_hooks(call_args, hooked)  # a gradient inside runs the hooks of the caller's Tensors
             with collect_views() as views, helper_changes(outside, graph_only=strict and graph_mode,
                                                           arguments_graph_only=strict,
                                                           refuse_dict_pop=outside.refuse_dict_pop) as changes:

@@ -15,6 +15,10 @@ The order of one hooked call (checked against MindSpore 2.10):
    ``grad_input`` (the gradients w.r.t. the positional Tensor inputs after the pre-hooks, None
    for one that needs no gradient; ``(None,)`` when there is no Tensor input) and may replace them.
 
+Each kind's hooks are read from its live table, as MindSpore reads its dicts: a hook that removes a
+hook of the same kind while they run raises Python's RuntimeError ("OrderedDict mutated during
+iteration") unless it is the last to run; the forward hooks of a failing body run from a copy.
+
 Steps 2-3 run under ``jax.custom_vjp`` when backward hooks exist. The Cell's lifted state (its
 Parameters, the RNG state) enters the custom function as explicit inputs, as in
 ``sporax.autodiff.bprop``; the backward rule is the function's own VJP (``jax.vjp``, whose
@@ -34,6 +38,7 @@ from jax.custom_derivatives import SymbolicZero
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.state.arguments import is_received_input
 from sporax.state.discovery import DiscoveryCache, static_signature_changed
 from sporax.state.lifting import Lift
 from sporax.state.scope import in_compiled_trace
@@ -212,7 +217,7 @@ def call_with_hooks(cell, args, kwargs):
 
 
 def _call_hooked(cell, hooks, args, kwargs):
-    for hook, with_kwargs in list(hooks.forward_pre.values()):
+    for hook, with_kwargs in hooks.forward_pre.values():
         if with_kwargs:
             result = hook(cell, args, kwargs)
             if result is not None:
@@ -245,15 +250,14 @@ def _body(cell, hooks, args, kwargs):
 
 def _forward(cell, hooks, args, kwargs):
     """The body and the forward hooks (``always_call`` hooks also run when the body raised)."""
-    forward = list(hooks.forward.values())
     try:
         output = _body(cell, hooks, args, kwargs)
     except Exception:
-        for hook, with_kwargs, always_call in forward:
+        for hook, with_kwargs, always_call in list(hooks.forward.values()):
             if always_call:
                 hook(cell, args, kwargs, None) if with_kwargs else hook(cell, args, None)
         raise
-    for hook, with_kwargs, _ in forward:
+    for hook, with_kwargs, _ in hooks.forward.values():
         result = hook(cell, args, kwargs, output) if with_kwargs else hook(cell, args, output)
         if result is not None:
             output = result
@@ -270,31 +274,51 @@ def _zeros_for(cotangent):
     return cotangent
 
 
-def _gradient_array(value, like, label):
+def _ms_type(shape, dtype):
+    """A gradient's type as MindSpore 2.10 writes it in a hook's error ("Tensor shape:[[const vector]{2}]Float32")."""
+    return f"Tensor shape:[[const vector]{{{', '.join(map(str, shape))}}}]{Tensor._wrap(jnp.zeros((), dtype)).dtype}"
+
+
+def _gradient_array(value, like, cell, kind):
+    """A hook's new gradient for one whose template is ``like``: a Tensor of its very shape and dtype."""
+    function = f"hook_{kind.replace(' ', '_')}_grad"
     if not isinstance(value, Tensor):
-        raise TypeError(f"The {label} must return Tensors (or None), but got {type(value).__name__}.")
+        raise TypeError(f"The output type of function: {function} should be a tensor but got "
+                        f"{type(value).__name__}. (The {kind} hook of {type(cell).__name__} returns None or new "
+                        "gradients: a Tensor, or a tuple of Tensors, one per gradient it received.)")
     array = value._value
-    try:
-        return jnp.broadcast_to(array, like.shape).astype(like.dtype)
-    except ValueError:
-        raise ValueError(f"The {label} returned a gradient of shape {tuple(array.shape)} where one of shape "
-                         f"{tuple(like.shape)} is expected.") from None
+    if like.dtype == jax.dtypes.float0:
+        return None  # an integer value carries no gradient
+    if tuple(array.shape) != tuple(like.shape) or array.dtype != like.dtype:
+        raise ValueError(f"The output type of function: {function} is not consistent with the expected, it should "
+                         f"be {_ms_type(like.shape, like.dtype)}, but got {_ms_type(array.shape, array.dtype)}. "
+                         f"(The {kind} hook of {type(cell).__name__} must return each gradient in the shape and "
+                         "dtype of the one it replaces.)")
+    return array
 
 
-def _replacement(result, current, label, what):
-    """Apply a backward hook's result: None keeps ``current``; a Tensor or a tuple replaces it."""
+def _replacement(result, current, likes, cell, kind, what):
+    """Apply a backward (pre) hook's result: None keeps ``current``; a Tensor or a tuple of Tensors replaces it,
+    each of the shape and dtype of its template in ``likes`` (MindSpore 2.10's checks and messages).
+    A gradient MindSpore gives as None takes a new one for an output; an input's stays None."""
     if result is None:
         return current
     if isinstance(result, Tensor):
         result = (result,)
-    if not isinstance(result, (tuple, list)):
-        raise TypeError(f"The {label} must return None, a Tensor or a tuple of Tensors, but got "
-                        f"{type(result).__name__}.")
+    if not isinstance(result, tuple):
+        raise TypeError(f"The output type of function: hook_{kind.replace(' ', '_')}_grad should be a tensor but "
+                        f"got {type(result).__name__}. (The {kind} hook of {type(cell).__name__} returns None, a "
+                        "Tensor or a tuple of Tensors.)")
     if len(result) != len(current):
-        raise TypeError(f"The {label} return value size is {len(result)} not equal to expect {what} size "
-                        f"{len(current)}.")
-    return tuple(old if old is None or new is None else _gradient_array(new, old, label)
-                 for new, old in zip(result, current))
+        raise TypeError(f"The {kind} hook return value size is {len(result)} not equal to expect {what} size "
+                        f"{len(current)}. (The {kind} hook of {type(cell).__name__}.)")
+    return tuple(old if (old is None and (new is None or like is None)) else _gradient_array(new, like, cell, kind)
+                 for new, old, like in zip(result, current, likes))
+
+
+def _absent(cotangent):
+    """Whether MindSpore hands a hook None for this cotangent: no gradient reached that output."""
+    return isinstance(cotangent, SymbolicZero) or cotangent.dtype == jax.dtypes.float0
 
 
 def _call_with_backward_hooks(cell, hooks, args, kwargs):
@@ -305,6 +329,8 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     tensor_index = [index for index, leaf in enumerate(leaves) if isinstance(leaf, Tensor)]
     # grad_input has one entry per positional Tensor input (MindSpore 2.10: (None,) when there is none).
     input_slots = [tensor_index.index(index) for index, arg in enumerate(args) if isinstance(arg, Tensor)] or [None]
+    # MindSpore's grad tracks every Tensor its function received: the hooks see those inputs' gradients too.
+    received = [is_received_input(leaves[index]) for index in tensor_index]
     name = f"{type(cell).__name__} (backward hooks)"
     record = {}
 
@@ -324,6 +350,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         # Only array outputs cross the custom_vjp boundary; Python values (a flag, a shape) stay static.
         record["template"] = [_ARRAY if _is_array(leaf) else leaf for leaf in output_leaves]
         output_arrays = [leaf for leaf in output_leaves if _is_array(leaf)]
+        record["hooked_outputs"] = _top_level_arrays(to_arrays(outputs))
         return output_arrays, new_values
 
     @jax.custom_vjp
@@ -346,19 +373,29 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
             pullback = unpack_saved(pullback, record["saved_layout"], hooks.saved_tensors[1],
                                     "register_saved_tensors_hooks")
         output_cotangents, state_cotangents = cotangents
-        output_cotangents = tuple(_zeros_for(value) for value in output_cotangents)
-        grad_output = tuple(Tensor._wrap(value) for value in output_cotangents)
-        for hook in list(hooks.backward_pre.values()):
+        # An output no gradient reached (unused, or of an integer dtype) is None to the hooks, as in MindSpore.
+        # The hooks see the gradients of the output's top-level Tensors (MindSpore 2.10: a Tensor nested deeper in
+        # a tuple output passes its gradient by them).
+        hooked_outputs = record["hooked_outputs"]
+        zeros = [_zeros_for(value) for value in output_cotangents]
+        gradients = [None if _absent(value) else Tensor._wrap(value) for value in output_cotangents]
+        grad_output = tuple(gradients[index] for index in hooked_outputs)
+        for hook in hooks.backward_pre.values():
             grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output),
-                                                 "backward pre hook", "output"))
-        state_grads, input_grads = pullback((list(_unwrap_all(grad_output)),
+                                                 [zeros[index] for index in hooked_outputs], cell, "backward pre",
+                                                 "output"))
+        for index, value in zip(hooked_outputs, grad_output):
+            gradients[index] = value
+        state_grads, input_grads = pullback(([zero if value is None else value._value
+                                              for value, zero in zip(gradients, zeros)],
                                              [_zeros_for(value) for value in state_cotangents]))
         perturbed = record["perturbed"]
-        grad_input = tuple(None if slot is None or not perturbed[slot] else input_grads[slot]
+        grad_input = tuple(None if slot is None or not (perturbed[slot] or received[slot]) else input_grads[slot]
                            for slot in input_slots)
-        for hook in list(hooks.backward.values()):
-            grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input,
-                                      "backward hook", "grad input")
+        likes = [None if slot is None else input_grads[slot] for slot in input_slots]
+        for hook in hooks.backward.values():
+            grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input, likes,
+                                      cell, "backward", "grad input")
         input_grads = list(input_grads)
         for slot, value in zip(input_slots, grad_input):
             if slot is not None and value is not None:
@@ -374,6 +411,21 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
 
 
 _ARRAY = object()  # marks where an array output goes in the output template
+
+
+def _top_level_arrays(outputs):
+    """The positions, among the output's arrays, of those the backward hooks see: the output itself, or the
+    top-level items of a tuple (each array of a list or dict output, as before)."""
+    if _is_array(outputs):
+        return [0]
+    if type(outputs) is not tuple:
+        return list(range(sum(1 for leaf in jax.tree_util.tree_leaves(outputs) if _is_array(leaf))))
+    positions, count = [], 0
+    for item in outputs:
+        if _is_array(item):
+            positions.append(count)
+        count += sum(1 for leaf in jax.tree_util.tree_leaves(item) if _is_array(leaf))
+    return positions
 
 
 def _is_array(value):

@@ -315,6 +315,7 @@ class _InPlaceWrites(threading.local):
     tensors = None  # ids of the Tensors updated in place during the running ``call_rebuilt``
     compiled_only = False  # the recording scope notes only compiled code's updates (``recording_in_place``)
     bound = frozenset()  # ids of the input Tensors ``bound_inputs`` binds now
+    received = frozenset()  # ids of every Tensor the differentiated function receives (``bound_inputs``' others too)
 
 
 _in_place_writes = _InPlaceWrites()
@@ -398,10 +399,11 @@ def write_arguments(args, kwargs, owned, positions, values):
 
 
 @contextlib.contextmanager
-def bound_inputs(tensors, arrays):
+def bound_inputs(tensors, arrays, others=()):
     """The caller's input ``tensors`` hold the differentiated ``arrays`` inside the block, as in MindSpore's
     PyNative mode, where the function receives the very Tensors it was called with (``a is x``, ``id(a)``,
     a dict keyed by the Tensor, ``a.register_hook`` on the caller's Tensor); their values are restored after.
+    ``others``: the function's other input Tensors, which ``is_received_input`` reports inside the block too.
 
     Example:
         >>> import jax.numpy as jnp
@@ -412,8 +414,9 @@ def bound_inputs(tensors, arrays):
         (5.0, 1.0)
     """
     saved = [(tensor._array, tensor._init) for tensor in tensors]
-    outer = _in_place_writes.bound
+    outer, outer_received = _in_place_writes.bound, _in_place_writes.received
     _in_place_writes.bound = outer | {id(tensor) for tensor in tensors}
+    _in_place_writes.received = outer_received | _in_place_writes.bound | {id(tensor) for tensor in others}
     for tensor, array in zip(tensors, arrays):
         tensor._array, tensor._init = array, None
     try:
@@ -421,7 +424,14 @@ def bound_inputs(tensors, arrays):
     finally:
         for tensor, (array, init) in zip(tensors, saved):
             tensor._array, tensor._init = array, init
-        _in_place_writes.bound = outer
+        _in_place_writes.bound, _in_place_writes.received = outer, outer_received
+
+
+def is_received_input(tensor):
+    """Whether ``tensor`` is one of the Tensors a running gradient's function received, differentiated or not
+    (``others`` of ``bound_inputs``): MindSpore's PyNative grad tracks them all, so a Cell's backward hook
+    sees their gradients."""
+    return id(tensor) in _in_place_writes.received
 
 
 def is_bound_input(tensor):

@@ -61,6 +61,7 @@ def test_generator_forms():
     data = ds.GeneratorDataset(generate, ["a", "b"])
     assert rows(data) == [[[i, i], i * 1.5] for i in range(5)]
     assert data.get_dataset_size() == 5 and data.batch(2).get_dataset_size() == 3
+    assert len(data) == 5 and len(data.batch(2)) == 3  # MindSpore 2.10: len() is the dataset size
     assert data.output_types() == [np.dtype("int64"), np.dtype("float64")]
     assert data.output_shapes() == [[2], []]
     assert rows(ds.GeneratorDataset(lambda: iter([1, 2, 3]), ["a"])) == [[1], [2], [3]]

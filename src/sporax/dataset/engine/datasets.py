@@ -193,6 +193,10 @@ class Dataset(PipelineInternals):
             self.dataset_size = count_rows(self) if size is None else size
         return self.dataset_size
 
+    def __len__(self):
+        # As MindSpore: ``len(dataset)`` is ``get_dataset_size()`` (batches after ``batch``).
+        return self.get_dataset_size()
+
     def _first_row(self):
         if self._shape_type_cache is None:
             iterator = self.create_tuple_iterator(num_epochs=1, output_numpy=True)

@@ -130,6 +130,18 @@ def test_dead_process_worker_is_reported():
     wait_clean()
 
 
+@pytest.mark.parametrize("returned", [None, object(), [[1], [1, 2]]], ids=["none", "object", "ragged-list"])
+def test_map_and_per_batch_map_returning_no_column_value_is_runtime_error(returned):
+    # MindSpore 2.10: RuntimeError "Exception thrown from user defined Python function in dataset." for
+    # each (sporax raised the conversion's TypeError/ValueError)
+    data = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False)
+    with pytest.raises(RuntimeError, match="^Exception thrown from user defined Python function"):
+        drain(data.map(lambda x: (x, returned), input_columns="x", output_columns=["a", "b"]))
+    data = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False)
+    with pytest.raises(RuntimeError):  # ragged rows: MindSpore's batch shape error, also a RuntimeError
+        drain(data.batch(2, per_batch_map=lambda x, info: (returned,), input_columns="x"))
+
+
 def test_filter_and_per_batch_map_errors():
     data = ds.NumpySlicesDataset({"x": np.arange(10)}, shuffle=False)
     outcome = within(5, lambda: drain(data.filter(lambda x: 1 // (int(x) - 4), input_columns="x")))

@@ -136,17 +136,24 @@ class BatchDataset(Dataset):
         columns = []
         for kind, j in self._sources:
             if kind == "out":
-                value = outputs[j]
-                if isinstance(value, dict):
-                    array = to_array(value)
-                elif isinstance(value, np.ndarray):
-                    array = value
-                else:
-                    array = stack_rows(list(value), self.output_columns[j])
+                try:  # as MindSpore 2.10: a value no column can hold (None...) fails as user code does
+                    array = self._output_column(outputs[j], self.output_columns[j])
+                except (TypeError, ValueError) as exc:
+                    raise runtime.user_error(f"batch operation's per_batch_map on input columns "
+                                             f"{self.input_columns}", "batch", batch_num, exc) from None
             else:
                 array = self._stack(pieces, j, names[j])
             columns.append(_one_row(array))
         return Block(columns, 1, batch_num)
+
+
+    @staticmethod
+    def _output_column(value, name):
+        if isinstance(value, dict):
+            return to_array(value)
+        if isinstance(value, np.ndarray):
+            return value
+        return stack_rows(list(value), name)
 
 
 class PaddedBatchDataset(BatchDataset):

@@ -212,8 +212,25 @@ class Dataset(PipelineInternals):
     def output_shapes(self, estimate=False):
         """Shape of each column of the first row (lists of ints; MindSpore gives a dict ``[0]``)."""
         row = self._first_row()
-        return [] if row is None else [[0] if isinstance(column, dict) else list(np.shape(column))
-                                       for column in row]
+        shapes = [] if row is None else [[0] if isinstance(column, dict) else list(np.shape(column))
+                                         for column in row]
+        if estimate and shapes:
+            # As MindSpore 2.10: one pass over the rows, a dimension that varies between rows is None.
+            iterator = self.create_tuple_iterator(num_epochs=1, output_numpy=True)
+            try:
+                for other in iterator:
+                    for shape, column in zip(shapes, other):
+                        if isinstance(column, dict):
+                            continue
+                        column_shape = np.shape(column)
+                        if len(column_shape) != len(shape):
+                            raise RuntimeError(
+                                f"output_shapes(estimate=True): Inconsistent shapes, expect same rank for each "
+                                f"data row, but one row has shape {list(column_shape)} and another {shape}.")
+                        shape[:] = [d if d == c else None for d, c in zip(shape, column_shape)]
+            finally:
+                iterator.stop()
+        return shapes
 
     def output_types(self):
         """NumPy dtype of each column of the first row; a string or bytes column's is the plain

@@ -392,8 +392,13 @@ class MapDataset(Dataset):
                     self._check_count(len(values))
                 except RuntimeError as error:
                     raise runtime.PartialFailure(Block(outputs, len(kept), block.start), error) from None
+            try:  # a value no column can hold (None, objects, ragged lists) fails as user code does
+                values = [value if isinstance(value, np.ndarray) else to_array(value) for value in values]
+            except (TypeError, ValueError) as exc:
+                error = runtime.user_error(self._describe(), f"column(s) {self.input_columns}", block.start + i, exc)
+                raise runtime.PartialFailure(Block(outputs, len(kept), block.start), error) from None
             for append, value in zip(appenders, values):
-                append(value if isinstance(value, np.ndarray) else to_array(value))
+                append(value)
             kept.append(i)
         return outputs
 

@@ -138,9 +138,11 @@ class ZipDataset(Dataset):
                 raise TypeError(f"zip: every input must be a Dataset, but got {type(dataset).__name__}.")
         super().__init__(list(datasets))
         names = [name for child in self.children for name in child._column_names()]
-        if len(set(names)) != len(names):
-            raise ValueError(f"zip: the datasets have duplicate column names {names}; rename or "
-                             "project them first so every column name is unique.")
+        duplicates = [name for i, name in enumerate(names) if name in names[:i]]
+        if duplicates:  # as MindSpore 2.10: a RuntimeError once the pipeline runs or is asked its columns
+            self._column_error = RuntimeError(
+                f"zip: duplicate column '{duplicates[0]}' already exists when zipping datasets with "
+                f"columns {names}; rename or project them first so every column name is unique.")
         self._names = names
 
     def _column_names(self):

@@ -42,15 +42,12 @@ def test_user_sampler_and_pk_sampler():
         def __iter__(self):
             return iter(range(0, self.dataset_size, 3))
     assert values(EveryThird()) == [0, 3, 6, 9]
-    labels = np.array([0, 1, 0, 1, 2, 2, 2])
-    data = ds.NumpySlicesDataset({"x": np.arange(7)}, shuffle=False)
-    pk = ds.PKSampler(2)
-    pk.labels = labels
-    picked = [int(r[0]) for r in ds.NumpySlicesDataset({"x": np.arange(7)}, sampler=pk)
-              .create_tuple_iterator(output_numpy=True)]
-    # num_val rows of each class, classes in label order, each row drawn from its class (with replacement, as
-    # MindSpore draws them; the exact draws are pinned in test_sampler_order).
-    assert [int(labels[i]) for i in picked] == [0, 0, 1, 1, 2, 2] and data.get_dataset_size() == 7
+    # MindSpore 2.10 refuses a PKSampler on a GeneratorDataset (and NumpySlicesDataset), even with a label
+    # column: ValueError "GeneratorDataset doesn't support PKSampler." (sporax raised RuntimeError when run)
+    with pytest.raises(ValueError, match="^GeneratorDataset doesn't support PKSampler"):
+        ds.NumpySlicesDataset({"x": np.arange(7), "label": np.arange(7) % 3}, sampler=ds.PKSampler(2))
+    with pytest.raises(ValueError, match="^GeneratorDataset doesn't support PKSampler"):
+        ds.GeneratorDataset([(i, i % 2) for i in range(6)], ["x", "label"], sampler=ds.PKSampler(2))
 
 
 def test_sampler_argument_conflicts():
@@ -62,8 +59,44 @@ def test_sampler_argument_conflicts():
         ds.NumpySlicesDataset(np.arange(4), shard_id=0)
     with pytest.raises(ValueError, match="less than"):
         ds.NumpySlicesDataset(np.arange(4), num_shards=2, shard_id=2)
-    with pytest.raises(NotImplementedError):
-        ds.DistributedSampler(2, 0, offset=3)
+    # MindSpore 2.10 builds the sampler and raises when the pipeline runs or is sized
+    too_far = ds.NumpySlicesDataset(np.arange(4), sampler=ds.DistributedSampler(2, 0, offset=3))
+    with pytest.raises(RuntimeError, match="offset must be no more than num_shards"):
+        too_far.get_dataset_size()
+
+
+def shard_rows(n, num_shards, offset, shuffle=False, num_samples=None):
+    return [values(ds.DistributedSampler(num_shards, i, shuffle=shuffle, num_samples=num_samples, offset=offset), n)
+            for i in range(num_shards)]
+
+
+def test_distributed_sampler_offset_as_mindspore():
+    # Recorded from MindSpore 2.10 (sporax raised NotImplementedError for any offset): no padding,
+    # shard d reads the positions p with (p + offset) % num_shards == d.
+    assert shard_rows(10, 3, 2) == [[1, 4, 7], [2, 5, 8], [0, 3, 6, 9]]
+    assert shard_rows(10, 3, 0) == [[0, 3, 6, 9], [1, 4, 7], [2, 5, 8]]
+    assert shard_rows(10, 4, 3) == [[1, 5, 9], [2, 6], [3, 7], [0, 4, 8]]
+    assert shard_rows(10, 3, 1, num_samples=2) == [[2, 5], [0, 3], [1, 4]]
+    ds.config.set_seed(5)
+    assert shard_rows(10, 3, 1, shuffle=True) == [[2, 3, 5], [0, 9, 4, 7], [6, 1, 8]]
+    sizes = [ds.NumpySlicesDataset(np.arange(10), sampler=ds.DistributedSampler(3, i, shuffle=False, offset=1))
+             .get_dataset_size() for i in range(3)]
+    assert sizes == [3, 4, 3]
+
+
+@pytest.mark.parametrize("sampler, message", [
+    (lambda: ds.SubsetSampler([-1, 2]), r"Sample ID \(-1\) is out of bound, expected range \[0, 9\]"),
+    (lambda: ds.SubsetRandomSampler([-1, 2]), r"Sample ID \(-1\) is out of bound"),
+    (lambda: ds.SequentialSampler(10, 4), "start_index must be less than num_rows, but got start_index: 10"),
+    (lambda: ds.WeightedRandomSampler([-1, 1], 2), "must not contain negative numbers"),
+    (lambda: ds.WeightedRandomSampler([0, 0], 2), "must not be all zero"),
+], ids=["subset-negative", "subset-random-negative", "sequential-start", "weighted-negative", "weighted-zero"])
+def test_invalid_sampler_values_fail_when_run_as_mindspore(sampler, message):
+    # MindSpore 2.10 builds these samplers and raises RuntimeError when the pipeline runs (sporax read
+    # index -1 as the last row, yielded no rows for start_index 10, or raised ValueError at construction)
+    data = ds.NumpySlicesDataset(np.arange(10), sampler=sampler())
+    with pytest.raises(RuntimeError, match=message):
+        [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
 
 
 class _UserSampler:

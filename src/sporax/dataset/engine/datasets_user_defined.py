@@ -4,6 +4,7 @@ import itertools
 import numpy as np
 
 from sporax.dataset.engine import runtime
+from sporax.dataset.engine import samplers
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, to_array
@@ -86,6 +87,8 @@ class GeneratorDataset(MappableDataset):
         if column_types is not None and len(column_types) != len(self.column_names):
             raise ValueError(f"{where}: column_types must have one dtype per column name.")
         self._types = None if column_types is None else [_numpy_dtype(t) for t in column_types]
+        if isinstance(sampler, samplers.PKSampler):  # MindSpore 2.10's ValueError, for every subclass too
+            raise ValueError("GeneratorDataset doesn't support PKSampler.")
         if self.random_access:
             super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
         else:

@@ -96,6 +96,9 @@ class SequentialSampler(BuiltinSampler):
         self.start_index = start_index or 0
 
     def _count(self, n):
+        if n and self.start_index >= n:
+            raise RuntimeError("SequentialSampler: Invalid parameter, start_index must be less than num_rows, but "
+                               f"got start_index: {self.start_index}, num_rows: {n}.")
         return self._cap(max(0, n - self.start_index))
 
     def _indices(self, n, rng):
@@ -148,9 +151,8 @@ class DistributedSampler(BuiltinSampler):
         super().__init__(num_samples)
         check.shards("DistributedSampler", num_shards, shard_id)
         check.boolean("DistributedSampler", "shuffle", shuffle)
-        if offset != -1:
-            raise NotImplementedError("DistributedSampler(offset=...) is not supported by sporax; "
-                                      "leave offset at -1.")
+        if not isinstance(offset, int) or isinstance(offset, bool):
+            raise TypeError(f"DistributedSampler: offset must be an int, but got {type(offset).__name__}.")
         self.num_shards, self.shard_id, self.shuffle, self.offset = num_shards, shard_id, shuffle, offset
         self._orders = sampler_order.PassOrders()
 
@@ -158,7 +160,17 @@ class DistributedSampler(BuiltinSampler):
         return self.shuffle
 
     def _count(self, n):
-        return self._cap(math.ceil(n / self.num_shards)) if n else 0
+        if self.offset == -1:
+            return self._cap(math.ceil(n / self.num_shards)) if n else 0
+        return self._cap(len(self._offset_positions(n)))
+
+    def _offset_positions(self, n):
+        # As MindSpore 2.10: with an offset the shards are not padded; shard d reads the positions p
+        # with (p + offset) % num_shards == d, e.g. 10 rows, 3 shards, offset 2 -> [1, 4, 7], [2, 5, 8], [0, 3, 6, 9].
+        if self.offset > self.num_shards:
+            raise RuntimeError(f"DistributedSampler: offset must be no more than num_shards({self.num_shards}), "
+                               f"but got: {self.offset}")
+        return np.arange((self.shard_id - self.offset) % self.num_shards, n, self.num_shards)
 
     def _keyed_indices(self, n, rng, pass_key):
         if pass_key is None or not self.shuffle or not n:
@@ -173,6 +185,8 @@ class DistributedSampler(BuiltinSampler):
         return self._shard(rng.permutation(n) if self.shuffle else np.arange(n), n)
 
     def _shard(self, order, n):
+        if self.offset != -1:
+            return order[self._offset_positions(n)[:self._count(n)]]
         positions = (self.shard_id + self.num_shards * np.arange(self._count(n))) % n
         return order[positions]
 
@@ -189,10 +203,15 @@ class SubsetSampler(BuiltinSampler):
 
     def _indices(self, n, rng):
         chosen = np.asarray(self.indices_list[:self._count(n)], dtype=np.int64)
-        if len(chosen) and (chosen.max() >= n or chosen.min() < -n):
-            raise RuntimeError(f"{type(self).__name__}: index {int(chosen.max())} is out of range "
-                               f"for a dataset of {n} rows.")
-        return chosen % n if n else chosen
+        _check_bounds(type(self).__name__, chosen, n)
+        return chosen
+
+
+def _check_bounds(where, chosen, n):
+    # As MindSpore 2.10: a negative index is out of bound too (it does not count from the end)
+    bad = chosen[(chosen < 0) | (chosen >= n)]
+    if len(bad):
+        raise RuntimeError(f"{where}: Sample ID ({int(bad[0])}) is out of bound, expected range [0, {n - 1}]")
 
 
 class SubsetRandomSampler(SubsetSampler):
@@ -203,10 +222,8 @@ class SubsetRandomSampler(SubsetSampler):
 
     def _indices(self, n, rng):
         chosen = np.asarray(self.indices_list, np.int64)
-        if len(chosen) and (chosen.max() >= n or chosen.min() < -n):
-            raise RuntimeError(f"SubsetRandomSampler: index {int(chosen.max())} is out of range "
-                               f"for a dataset of {n} rows.")
-        return (chosen % max(n, 1))[rng.permutation(len(chosen))][:self._count(n)]
+        _check_bounds("SubsetRandomSampler", chosen, n)
+        return chosen[rng.permutation(len(chosen))][:self._count(n)]
 
     def _keyed_indices(self, n, rng, pass_key):
         if pass_key is None or not self.indices_list:
@@ -222,10 +239,8 @@ class SubsetRandomSampler(SubsetSampler):
             sampler_order.shuffle(order, sampler_order.TwisterWords(seed))
         self._last_pass = (seed, k, tuple(order))
         chosen = np.asarray(order, np.int64)
-        if chosen.max() >= n or chosen.min() < -n:
-            raise RuntimeError(f"SubsetRandomSampler: index {int(chosen.max())} is out of range "
-                               f"for a dataset of {n} rows.")
-        return (chosen % max(n, 1))[:self._count(n)]
+        _check_bounds("SubsetRandomSampler", chosen, n)
+        return chosen[:self._count(n)]
 
 
 class WeightedRandomSampler(BuiltinSampler):
@@ -234,11 +249,29 @@ class WeightedRandomSampler(BuiltinSampler):
     def __init__(self, weights, num_samples=None, replacement=True):
         super().__init__(num_samples)
         weights = np.asarray(weights, dtype=np.float64)
-        if weights.ndim != 1 or len(weights) == 0 or (weights < 0).any() or weights.sum() <= 0:
-            raise ValueError("WeightedRandomSampler: weights must be a non-empty list of "
-                             "non-negative numbers with a positive sum.")
+        if weights.ndim != 1:
+            raise TypeError("WeightedRandomSampler: weights must be a list of numbers.")
         check.boolean("WeightedRandomSampler", "replacement", replacement)
         self.weights, self.replacement = weights, replacement
+
+    def count(self, n):
+        self._check_weights()
+        return super().count(n)
+
+    def indices(self, n, rng, pass_key=None):
+        self._check_weights()
+        return super().indices(n, rng, pass_key)
+
+    def _check_weights(self):
+        # As MindSpore 2.10: weights are checked when the pipeline runs or is sized (a RuntimeError)
+        if len(self.weights) == 0:
+            raise RuntimeError("WeightedRandomSampler: weights vector must not be empty")
+        if (self.weights < 0).any():
+            first = int(np.flatnonzero(self.weights < 0)[0])
+            raise RuntimeError("WeightedRandomSampler: weights vector must not contain negative numbers, got: "
+                               f"weights[{first}] = {self.weights[first]:f}")
+        if not self.weights.sum() > 0:
+            raise RuntimeError("WeightedRandomSampler: elements of weights vector must not be all zero")
 
     def _shuffles(self):
         return True

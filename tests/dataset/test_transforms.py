@@ -70,6 +70,21 @@ def test_compose_chains_and_multi_output():
     assert T.Compose([lambda x: x])._batch_call(np.zeros(2)) is NotImplemented
 
 
+def test_compose_with_a_python_kernel_member_returns_a_tuple():
+    # MindSpore 2.10: a Compose holding a Python-kernel transform (ToPIL, Decode(to_pil=True), Grayscale...)
+    # returns a tuple even for one output; one with only C++-kernel members returns the bare array
+    # (sporax returned the bare array for both, so `compose(img)[0]` read the first channel).
+    image = np.arange(5 * 6 * 3, dtype=np.uint8).reshape(5, 6, 3)
+    out = T.Compose([V.ToPIL(), V.ToTensor()])(image)
+    assert isinstance(out, tuple) and len(out) == 1 and out[0].shape == (3, 5, 6)
+    out = T.Compose([V.ToPIL(), V.RandomHorizontalFlip(1), V.ToTensor()])(image)
+    assert isinstance(out, tuple) and len(out) == 1
+    assert isinstance(T.Compose([lambda x: x, V.HWC2CHW()])(image), np.ndarray)
+    assert isinstance(T.Compose([V.ToTensor()])(image), np.ndarray)
+    assert V.ToPIL().implementation == V.Grayscale().implementation == ds.Implementation.PY
+    assert V.Decode(to_pil=True).implementation == ds.Implementation.PY and V.Decode().implementation is None
+
+
 def test_random_apply_choice_order_cover_both_branches(rng):
     data = np.array([1.0])
     applied = [T.RandomApply([lambda x: x + 1])(data)[0] for _ in range(40)]

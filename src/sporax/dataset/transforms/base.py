@@ -38,6 +38,13 @@ class Implementation(Enum):
     PY = 1
 
 
+class PythonOperation:
+    """Mixin of the transforms whose only MindSpore 2.10 kernel is its Python one (``implementation``
+    is ``Implementation.PY`` from the start); an eager ``Compose`` holding one returns a tuple."""
+
+    implementation = Implementation.PY
+
+
 def random_generator():
     """The NumPy Generator every random transform draws from.
 

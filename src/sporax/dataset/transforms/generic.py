@@ -4,7 +4,7 @@ import numbers
 
 import numpy as np
 
-from sporax.dataset.transforms.base import TensorOperation, apply_chain, check_transforms_list, to_array, unpack
+from sporax.dataset.transforms.base import Implementation, TensorOperation, apply_chain, check_transforms_list, to_array, unpack
 
 
 def to_numpy_dtype(op_name, data_type):
@@ -48,7 +48,12 @@ class Compose(TensorOperation):
         return any(getattr(op, "mindspore_draws", False) for op in self.transforms)
 
     def __call__(self, *columns):
-        return unpack(apply_chain(self.transforms, columns))
+        outputs = apply_chain(self.transforms, columns)
+        if any(getattr(op, "implementation", None) == Implementation.PY for op in self.transforms):
+            # As MindSpore 2.10: with a Python-kernel member, Compose runs its Python path and returns
+            # a tuple of the outputs even for one (Compose([ToPIL(), ToTensor()])(img) is (array,)).
+            return tuple(outputs)
+        return unpack(outputs)
 
     def _batch_call(self, *columns):
         """Batched path when every member offers one."""

@@ -8,7 +8,7 @@ import random as python_random
 from sporax.dataset.core import config
 from sporax.dataset.core.random import eager_words, nested_operations, python_operation
 from sporax.dataset.engine.sampler_order import below, canonical
-from sporax.dataset.transforms.base import (TensorOperation, apply_chain, check_transforms_list,
+from sporax.dataset.transforms.base import (PythonOperation, TensorOperation, apply_chain, check_transforms_list,
                                             random_generator, unpack)
 
 
@@ -53,7 +53,7 @@ class RandomChoice(TensorOperation):
             return unpack(apply_chain([self.transforms[index]], columns))
 
 
-class RandomOrder(TensorOperation):
+class RandomOrder(PythonOperation, TensorOperation):
     """Apply every transform of the list, in a random order."""
 
     random = True

@@ -8,7 +8,7 @@ from sporax.dataset.core import config
 from sporax.dataset.core.random import eager_words, nested_operations
 from sporax.dataset.engine.gamma_draws import Normal
 from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
-from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
+from sporax.dataset.transforms.base import PythonOperation, TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
 from sporax.dataset.vision.utils import as_image, check_probability, restore_like
@@ -266,7 +266,7 @@ class _GeneratorDraws:
         return int(self.rng.integers(low, high + 1))
 
 
-class RandomErasing(TensorOperation):
+class RandomErasing(PythonOperation, TensorOperation):
     """With probability ``prob``, erase a random rectangle (area ``scale``, aspect ``ratio``) of a CHW image.
 
     MindSpore's RandomErasing is Python drawing from Python's ``random`` (seeded by ``set_seed``) and, for

@@ -3,7 +3,7 @@ import numpy as np
 
 from sporax.dataset.core.random import eager_words
 from sporax.dataset.engine.sampler_order import shuffle, uniform_float
-from sporax.dataset.transforms.base import TensorOperation, random_generator
+from sporax.dataset.transforms.base import PythonOperation, TensorOperation, random_generator
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.utils import ConvertMode, as_image, check_probability, is_pil, restore_like
 
@@ -147,7 +147,7 @@ class RandomColorAdjust(TensorOperation):
         return restore_like(image, img)
 
 
-class Grayscale(TensorOperation):
+class Grayscale(PythonOperation, TensorOperation):
     """Convert an RGB image to greyscale with 1 or 3 output channels."""
 
     def __init__(self, num_output_channels=1):
@@ -170,7 +170,7 @@ class Grayscale(TensorOperation):
         return gray if self.num_output_channels == 1 else np.repeat(gray[..., None], 3, axis=3)
 
 
-class RandomGrayscale(TensorOperation):
+class RandomGrayscale(PythonOperation, TensorOperation):
     """Convert to 3-channel greyscale with probability ``prob``."""
 
     random = True
@@ -323,7 +323,7 @@ def _convert_channels(name, convert, images, is_hwc):
     return converted if is_hwc else np.moveaxis(converted, -1, -3)
 
 
-class RgbToHsv(TensorOperation):
+class RgbToHsv(PythonOperation, TensorOperation):
     """RGB to HSV (hue and saturation in [0, 1], value unscaled), float64; CHW unless ``is_hwc``."""
 
     def __init__(self, is_hwc=False):
@@ -333,7 +333,7 @@ class RgbToHsv(TensorOperation):
         return _convert_channels("RgbToHsv", color_math.rgb_to_hsv, rgb_imgs, self.is_hwc)
 
 
-class HsvToRgb(TensorOperation):
+class HsvToRgb(PythonOperation, TensorOperation):
     """HSV (as produced by RgbToHsv) back to RGB, float64; CHW unless ``is_hwc``."""
 
     def __init__(self, is_hwc=False):

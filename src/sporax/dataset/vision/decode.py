@@ -4,7 +4,7 @@ import io
 import numpy as np
 from PIL import Image
 
-from sporax.dataset.transforms.base import TensorOperation
+from sporax.dataset.transforms.base import Implementation, TensorOperation
 from sporax.dataset.vision.utils import ImageReadMode, is_pil
 
 
@@ -37,6 +37,8 @@ class Decode(TensorOperation):
         if not isinstance(to_pil, bool):
             raise TypeError(f"Decode: to_pil must be a bool, got {type(to_pil).__name__}.")
         self.to_pil = to_pil
+        if to_pil:  # as MindSpore 2.10: the PIL decoder is its Python kernel
+            self.implementation = Implementation.PY
 
     def __call__(self, img):
         return decode_image("Decode", img, self.to_pil)

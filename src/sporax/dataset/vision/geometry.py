@@ -2,7 +2,7 @@
 Perspective, SlicePatches."""
 import numpy as np
 
-from sporax.dataset.transforms.base import TensorOperation
+from sporax.dataset.transforms.base import PythonOperation, TensorOperation
 from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, parse_padding
 from sporax.dataset.vision.resample import resize_array, resize_batch, resize_pil
 from sporax.dataset.vision.utils import (Border, Inter, SliceMode, as_image, check_fill_value, check_size, is_pil,
@@ -371,7 +371,7 @@ def _corner_crops(op_name, img, size):
             CenterCrop((height, width))(img))
 
 
-class FiveCrop(TensorOperation):
+class FiveCrop(PythonOperation, TensorOperation):
     """The four corner crops and the centre crop of ``size`` (five outputs)."""
 
     def __init__(self, size):
@@ -381,7 +381,7 @@ class FiveCrop(TensorOperation):
         return _corner_crops("FiveCrop", img, self.size)
 
 
-class TenCrop(TensorOperation):
+class TenCrop(PythonOperation, TensorOperation):
     """FiveCrop of the image and of its horizontal (or vertical) flip (ten outputs)."""
 
     def __init__(self, size, use_vertical_flip=False):

@@ -2,10 +2,10 @@
 import numpy as np
 
 from sporax.dataset.core import config
-from sporax.dataset.transforms.base import TensorOperation, random_generator
+from sporax.dataset.transforms.base import PythonOperation, TensorOperation, random_generator
 
 
-class MixUp(TensorOperation):
+class MixUp(PythonOperation, TensorOperation):
     """Randomly mix a batch of images (N, H, W, C) and one-hot labels (N, classes): each sample
     becomes ``lam * sample + (1 - lam) * other`` with ``lam ~ Beta(alpha, alpha)`` per sample,
     the same ``lam`` for its label.

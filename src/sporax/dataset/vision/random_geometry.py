@@ -11,7 +11,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from sporax.dataset.core.random import eager_words
 from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
-from sporax.dataset.transforms.base import TensorOperation, random_generator
+from sporax.dataset.transforms.base import PythonOperation, TensorOperation, random_generator
 from sporax.dataset.vision.decode import decode_image
 from sporax.dataset.vision.geometry import (affine_image, check_inter, check_rotation_args, crop_array,
                                             perspective_image, resize, rotate)
@@ -365,7 +365,7 @@ class RandomAffine(TensorOperation):
                             scale, (shear_x, shear_y), self.resample, self.fill_value)
 
 
-class RandomPerspective(TensorOperation):
+class RandomPerspective(PythonOperation, TensorOperation):
     """With probability ``prob``, move each corner inwards by up to ``distortion_scale`` of half the size."""
 
     random = True

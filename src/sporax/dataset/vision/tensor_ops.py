@@ -3,7 +3,7 @@ ToType."""
 import numpy as np
 from PIL import Image
 
-from sporax.dataset.transforms.base import TensorOperation
+from sporax.dataset.transforms.base import PythonOperation, TensorOperation
 from sporax.dataset.transforms.generic import TypeCast, to_numpy_dtype
 from sporax.dataset.vision.utils import as_image, is_pil
 
@@ -202,7 +202,7 @@ _PIL_MODES = {(2, np.dtype(np.uint8)): "L", (2, np.dtype(np.float32)): "F", (2, 
               (2, np.dtype(bool)): "1"}
 
 
-class ToPIL(TensorOperation):
+class ToPIL(PythonOperation, TensorOperation):
     """Convert an <H,W> or <H,W,C> NumPy image to a PIL image (a PIL image passes through)."""
 
     def __call__(self, img):
@@ -250,7 +250,7 @@ class ToType(TypeCast):
         self._dtype = to_numpy_dtype("ToType", data_type)
 
 
-class LinearTransformation(TensorOperation):
+class LinearTransformation(PythonOperation, TensorOperation):
     """Flatten, subtract ``mean_vector``, multiply by ``transformation_matrix`` and restore the shape."""
 
     def __init__(self, transformation_matrix, mean_vector):

@@ -202,3 +202,12 @@ def test_error_samples_mode_replace_all_failed_and_type_check():
     with pytest.raises(TypeError, match=r"value 1 is not of type \[<enum 'ErrorSamplesMode'>\], but got <class 'int'>"):
         ds.config.set_error_samples_mode(1)
     assert ds.config.get_error_samples_mode() == ds.config.ErrorSamplesMode.RETURN
+
+
+def test_iterator_columns_naming_a_missing_column_is_runtime_error():
+    # MindSpore 2.10: create_tuple_iterator(columns=["zz"]) raises RuntimeError "... Invalid column, column
+    # name: zz does not exist." (sporax raised ValueError)
+    data = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False)
+    with pytest.raises(RuntimeError, match="column name: zz does not exist"):
+        data.create_tuple_iterator(columns=["zz"], output_numpy=True)
+    assert [int(r[0]) for r in data.create_tuple_iterator(columns=["x"], output_numpy=True)] == [0, 1, 2]

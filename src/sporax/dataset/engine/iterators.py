@@ -141,8 +141,9 @@ class TupleIterator:
             columns = [columns] if isinstance(columns, str) else list(columns)
             for column in columns:
                 if column not in names:
-                    raise ValueError(f"create_tuple_iterator: column '{column}' does not exist; "
-                                     f"the dataset's columns are {names}.")
+                    # MindSpore 2.10: RuntimeError "Invalid column, column name: zz does not exist."
+                    raise RuntimeError(f"create_tuple_iterator: Invalid column, column name: {column} does not "
+                                       f"exist; the dataset's columns are {names}.")
             self._positions = [names.index(column) for column in columns]
             self._names = columns
         else:

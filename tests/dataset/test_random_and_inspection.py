@@ -1,4 +1,5 @@
 """RandomDataset (schema-driven random rows, MindSpore's one-byte fill), compare and show."""
+import json
 import logging
 
 import numpy as np
@@ -147,3 +148,19 @@ def test_dataset_size_attribute_as_mindspore_keeps_it():
     kept.dataset_size = 7
     assert kept.get_dataset_size() == 7
     assert len(list(kept.create_tuple_iterator(output_numpy=True))) == 5
+
+
+def test_schema_json_is_mindspores_layout():
+    # Recorded from MindSpore 2.10: a list of columns with sorted keys; a column without a shape has rank 1
+    # (sporax wrote a {name: {...}} dict with rank 0)
+    schema = ds.Schema()
+    schema.add_column("a", de_type="float32", shape=[3])
+    schema.add_column("b", de_type="int64")
+    assert json.loads(schema.to_json()) == {"columns": [
+        {"name": "a", "rank": 1, "shape": [3], "type": "float32"},
+        {"name": "b", "rank": 1, "type": "int64"}]}
+    assert str(schema) == schema.to_json()
+    assert schema.to_json().splitlines()[3] == '      "name": "a",'
+    again = ds.Schema()
+    again.from_json(json.loads(schema.to_json()))
+    assert again.columns_and_types() == (["a", "b"], [np.dtype("float32"), np.dtype("int64")])

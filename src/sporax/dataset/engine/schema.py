@@ -38,13 +38,16 @@ class Schema:
 
     def to_json(self):
         """The schema as a JSON string."""
-        columns = {}
+        # MindSpore 2.10's layout: a list of {name, rank, shape, type} with sorted keys; a column
+        # added without a shape has rank 1 and no "shape" entry.
+        columns = []
         for column in self.columns:
-            entry = {"type": column["type"], "rank": len(column["shape"] or [])}
+            entry = {"name": column["name"], "type": column["type"],
+                     "rank": 1 if column["shape"] is None else len(column["shape"])}
             if column["shape"] is not None:
                 entry["shape"] = column["shape"]
-            columns[column["name"]] = entry
-        return json.dumps({"columns": columns}, indent=2)
+            columns.append(entry)
+        return json.dumps({"columns": columns}, indent=2, sort_keys=True)
 
     def columns_and_types(self):
         """(names, NumPy dtypes) of the columns."""

@@ -90,7 +90,9 @@ def test_distributed_sampler_offset_as_mindspore():
     (lambda: ds.SequentialSampler(10, 4), "start_index must be less than num_rows, but got start_index: 10"),
     (lambda: ds.WeightedRandomSampler([-1, 1], 2), "must not contain negative numbers"),
     (lambda: ds.WeightedRandomSampler([0, 0], 2), "must not be all zero"),
-], ids=["subset-negative", "subset-random-negative", "sequential-start", "weighted-negative", "weighted-zero"])
+    (lambda: ds.DistributedSampler(3, 3), r"shard_id must be in range \[0, 3\), but got: 3"),
+], ids=["subset-negative", "subset-random-negative", "sequential-start", "weighted-negative", "weighted-zero",
+        "distributed-shard-id"])
 def test_invalid_sampler_values_fail_when_run_as_mindspore(sampler, message):
     # MindSpore 2.10 builds these samplers and raises RuntimeError when the pipeline runs (sporax read
     # index -1 as the last row, yielded no rows for start_index 10, or raised ValueError at construction)

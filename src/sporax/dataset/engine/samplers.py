@@ -149,7 +149,9 @@ class DistributedSampler(BuiltinSampler):
 
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
         super().__init__(num_samples)
-        check.shards("DistributedSampler", num_shards, shard_id)
+        # As MindSpore 2.10: types are checked here, shard_id < num_shards when the pipeline runs
+        check.integer("DistributedSampler", "num_shards", num_shards, 1, check.INT32_MAX)
+        check.integer("DistributedSampler", "shard_id", shard_id, 0, check.INT32_MAX)
         check.boolean("DistributedSampler", "shuffle", shuffle)
         if not isinstance(offset, int) or isinstance(offset, bool):
             raise TypeError(f"DistributedSampler: offset must be an int, but got {type(offset).__name__}.")
@@ -158,6 +160,19 @@ class DistributedSampler(BuiltinSampler):
 
     def _shuffles(self):
         return self.shuffle
+
+    def count(self, n):
+        self._check_shard()
+        return super().count(n)
+
+    def indices(self, n, rng, pass_key=None):
+        self._check_shard()
+        return super().indices(n, rng, pass_key)
+
+    def _check_shard(self):
+        if self.shard_id >= self.num_shards:
+            raise RuntimeError(f"DistributedSampler: shard_id must be in range [0, {self.num_shards}), but got: "
+                               f"{self.shard_id}")
 
     def _count(self, n):
         if self.offset == -1:

@@ -4,8 +4,8 @@ import numbers
 
 import numpy as np
 
-from sporax.dataset.transforms.base import (Implementation, TensorOperation, apply_chain, check_transforms_list, to_array,
-                                           unpack)
+from sporax.dataset.transforms.base import (Implementation, TensorOperation, apply_chain, check_transforms_list,
+                                           to_array, unpack)
 
 
 def to_numpy_dtype(op_name, data_type):

@@ -27,8 +27,13 @@ _FORMATS = ("ckpt", "safetensors")
 
 
 def _check_format(format, function):
-    if format not in _FORMATS:
-        raise ValueError(f"For '{function}', format must be 'ckpt' or 'safetensors', got {format!r}.")
+    """MindSpore 2.10's messages for a ``format`` other than 'ckpt' / 'safetensors'."""
+    if format in _FORMATS:
+        return
+    if function == "load_checkpoint":
+        raise ValueError("For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', "
+                         "please input the correct 'format'.")
+    raise ValueError(f"For '{function}', the format must be 'safetensors' or 'ckpt', but got {format}.")
 
 
 def _file_name(name, format):
@@ -63,6 +68,19 @@ def _append_value(name, value):
     if isinstance(value, float):
         return np.asarray(value, np.float32)
     return _as_numpy(value, name)
+
+
+def _check_append_dict(append_dict):
+    """MindSpore 2.10's check of ``append_dict``: str keys; int, float, bool, str or Tensor values."""
+    if append_dict is None:
+        return
+    if not isinstance(append_dict, dict):
+        raise TypeError("For 'save_checkpoint', the argument 'append_dict' must be dict, but got "
+                        f"{type(append_dict)}.")
+    for key, value in append_dict.items():
+        if not isinstance(key, str) or not isinstance(value, (int, float, bool, str, Tensor)):
+            raise TypeError("For 'save_checkpoint', the type of dict 'append_info' must be key: string, value: "
+                            f"int, float, bool or Generator, but got key: {type(key)}, value: {type(value)}")
 
 
 def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, integrated_save):
@@ -143,8 +161,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         format (str): 'ckpt' or 'safetensors'.
     """
     _check_format(format, "save_checkpoint")
-    if append_dict is not None and not isinstance(append_dict, dict):
-        raise TypeError(f"For 'save_checkpoint', append_dict must be a dict, got {type(append_dict).__name__}.")
+    _check_append_dict(append_dict)
     file_name = _file_name(ckpt_file_name, format)
     folder = os.path.dirname(os.path.abspath(file_name))
     if not os.path.isdir(folder):  # MindSpore 2.10 makes no folders: its write fails
@@ -176,7 +193,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 
 def _read(file_name, dec_key, dec_mode, crc_check, format):
     if not os.path.isfile(file_name):
-        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {os.path.abspath(file_name)} "
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {file_name} "
                          "does not exist, please check whether the 'ckpt_file_name' is correct.")
     background_saves.wait()
     temporary_files.remove_stale(file_name)
@@ -202,12 +219,24 @@ def _read(file_name, dec_key, dec_mode, crc_check, format):
     return ckpt_codec.decode(data, file_name)
 
 
-def _prefixes(value, argument):
+def _prefixes(value):
+    """``filter_prefix`` / ``specify_prefix`` as a tuple, checked as MindSpore 2.10 checks them."""
     if value is None:
         return ()
+    if not isinstance(value, (str, list, tuple)):
+        raise TypeError("For 'load_checkpoint', the type of 'specify_prefix' or 'filter_prefix' must be string, "
+                        f"list[string] or tuple[string], but got {type(value)}.")
     prefixes = (value,) if isinstance(value, str) else tuple(value)
-    if not all(isinstance(prefix, str) and prefix for prefix in prefixes):
-        raise TypeError(f"For 'load_checkpoint', {argument} must be a non-empty str or a list of them.")
+    if not prefixes:
+        raise ValueError("For 'load_checkpoint', the argument 'specify_prefix' or 'filter_prefix' can't be empty "
+                         "when 'specify_prefix' or 'filter_prefix' is list or tuple.")
+    for index, prefix in enumerate(prefixes):
+        if not isinstance(prefix, str):
+            raise TypeError("For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or tuple, "
+                            f"the element in it must be string, but got {type(prefix)} at index {index}.")
+        if not prefix:
+            raise ValueError("For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' "
+                             "can't include ''.")
     return prefixes
 
 
@@ -225,12 +254,16 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         crc_check (bool): verify the CRC-32 trailer.
     """
     _check_format(format, "load_checkpoint")
+    drop, keep = _prefixes(filter_prefix), _prefixes(specify_prefix)
+    if not isinstance(ckpt_file_name, (str, os.PathLike)):
+        raise TypeError("For 'load_checkpoint', the argument 'ckpt_file_name' must be string, "
+                        f"but got {type(ckpt_file_name)}.")
     file_name = os.fspath(ckpt_file_name)
     if not file_name.endswith(format):
         raise ValueError(f"For 'load_checkpoint', the checkpoint file format must same with 'format', "
                          f"but got file_name:'{file_name}', format:'{format}'")
-    values = _read(file_name, dec_key, dec_mode, crc_check, format)
-    drop, keep = _prefixes(filter_prefix, "filter_prefix"), _prefixes(specify_prefix, "specify_prefix")
+    # MindSpore names the file by its real path in its messages from here on
+    values = _read(os.path.realpath(file_name), dec_key, dec_mode, crc_check, format)
     result = {}
     for name, value in values.items():
         if drop and name.startswith(drop):

@@ -1,0 +1,79 @@
+"""save_checkpoint / load_checkpoint argument checks: error types and first lines recorded from MindSpore 2.10."""
+import os
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+
+
+@pytest.fixture(name="saved")
+def saved_checkpoint(tmp_path):
+    net = nn.Dense(3, 2)
+    path = str(tmp_path / "net.ckpt")
+    ms.save_checkpoint(net, path)
+    return net, path
+
+
+@pytest.mark.parametrize("prefix, error, first_line", [
+    (1, TypeError, "For 'load_checkpoint', the type of 'specify_prefix' or 'filter_prefix' must be string, "
+                   "list[string] or tuple[string], but got <class 'int'>."),
+    ("", ValueError, "For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' can't include ''."),
+    ([], ValueError, "For 'load_checkpoint', the argument 'specify_prefix' or 'filter_prefix' can't be empty when "
+                     "'specify_prefix' or 'filter_prefix' is list or tuple."),
+    (["weight", 2], TypeError, "For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or tuple, "
+                               "the element in it must be string, but got <class 'int'> at index 1."),
+])
+@pytest.mark.parametrize("argument", ["filter_prefix", "specify_prefix"])
+def test_load_checkpoint_prefix_checks(saved, argument, prefix, error, first_line):
+    with pytest.raises(error) as caught:
+        ms.load_checkpoint(saved[1], **{argument: prefix})
+    assert str(caught.value).splitlines()[0] == first_line
+
+
+def test_load_checkpoint_file_name_type_and_real_path(saved, tmp_path, monkeypatch):
+    with pytest.raises(TypeError, match=r"^For 'load_checkpoint', the argument 'ckpt_file_name' must be string, "
+                                        r"but got <class 'int'>\.$"):
+        ms.load_checkpoint(3)
+    with pytest.raises(ValueError, match=r"^For 'load_checkpoint', the checkpoint file should end with '\.ckpt' or "
+                                         r"'\.safetensors', please input the correct 'format'\.$"):
+        ms.load_checkpoint(saved[1], format="pt")
+    # MindSpore names an encrypted file by its real path however it was given
+    ms.save_checkpoint(saved[0], str(tmp_path / "enc.ckpt"), enc_key=b"0123456789abcdef")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError) as caught:
+        ms.load_checkpoint("enc.ckpt")
+    assert str(caught.value).splitlines()[0] == (
+        f"Failed to read the checkpoint file {os.path.realpath('enc.ckpt')}. The file may be corrupted, "
+        "and the content cannot be parsed.")
+
+
+@pytest.mark.parametrize("append_dict, first_line", [
+    ([1], "For 'save_checkpoint', the argument 'append_dict' must be dict, but got <class 'list'>."),
+    ({"x": [1, 2]}, "For 'save_checkpoint', the type of dict 'append_info' must be key: string, value: int, float, "
+                    "bool or Generator, but got key: <class 'str'>, value: <class 'list'>"),
+    ({1: 2}, "For 'save_checkpoint', the type of dict 'append_info' must be key: string, value: int, float, "
+             "bool or Generator, but got key: <class 'int'>, value: <class 'int'>"),
+])
+def test_save_checkpoint_append_dict_checks(tmp_path, append_dict, first_line):
+    with pytest.raises(TypeError) as caught:
+        ms.save_checkpoint(nn.Dense(3, 2), str(tmp_path / "a.ckpt"), append_dict=append_dict)
+    assert str(caught.value).splitlines()[0] == first_line
+    assert not os.listdir(tmp_path)
+
+
+def test_save_checkpoint_format_check(tmp_path):
+    with pytest.raises(ValueError, match=r"^For 'save_checkpoint', the format must be 'safetensors' or 'ckpt', "
+                                         r"but got pt\.$"):
+        ms.save_checkpoint(nn.Dense(3, 2), str(tmp_path / "a"), format="pt")
+
+
+def test_append_dict_values_load_with_mindspore_types(tmp_path):
+    path = str(tmp_path / "a.ckpt")
+    ms.save_checkpoint(nn.Dense(3, 2), path, append_dict={"epoch_num": 5, "lr": 0.1, "tag": "hello",
+                                                          "t": ms.Tensor(np.float32(2.5)), "b": True})
+    loaded = ms.load_checkpoint(path)
+    assert loaded["tag"] == "hello"
+    assert [(name, str(loaded[name].dtype)) for name in ("epoch_num", "lr", "t", "b")] == [
+        ("epoch_num", "Int64"), ("lr", "Float32"), ("t", "Float32"), ("b", "Bool")]

@@ -77,3 +77,42 @@ def test_append_dict_values_load_with_mindspore_types(tmp_path):
     assert loaded["tag"] == "hello"
     assert [(name, str(loaded[name].dtype)) for name in ("epoch_num", "lr", "t", "b")] == [
         ("epoch_num", "Int64"), ("lr", "Float32"), ("t", "Float32"), ("b", "Bool")]
+
+
+def test_load_param_into_net_passes_string_entries_of_an_append_dict(tmp_path):
+    # MindSpore 2.10: ([], ['tag', 'epoch_num']) -- the str entry load_checkpoint returns is no error
+    path = str(tmp_path / "a.ckpt")
+    ms.save_checkpoint(nn.Dense(3, 2), path, append_dict={"tag": "hello", "epoch_num": 3})
+    assert ms.load_param_into_net(nn.Dense(3, 2), ms.load_checkpoint(path)) == ([], ["tag", "epoch_num"])
+
+
+def _dense_dict(bias_dtype):
+    net = nn.Dense(3, 2)
+    values = {param.name: param for param in net.get_parameters()}
+    values["bias"] = ms.Parameter(ms.Tensor(np.array([1, 2]).astype(bias_dtype)), name="bias")
+    return values
+
+
+def test_load_param_into_net_converts_int_dtypes_but_not_under_strict_load():
+    net = nn.Dense(3, 2)
+    net.bias = ms.Parameter(ms.Tensor(np.zeros(2, np.int64)), name="bias")
+    assert ms.load_param_into_net(net, _dense_dict(np.int32)) == ([], [])
+    assert str(net.bias.dtype) == "Int64" and net.bias.asnumpy().tolist() == [1, 2]
+    # MindSpore 2.10, strict_load=True: float16 into float32 is refused
+    with pytest.raises(RuntimeError) as caught:
+        ms.load_param_into_net(nn.Dense(3, 2), _dense_dict(np.float16), strict_load=True)
+    assert str(caught.value).startswith(
+        "For 'load_param_into_net', bias in the argument 'net' should have the same type as bias in the argument "
+        "'parameter_dict'. but got its type Float32 in the argument 'net' and type Float16 in the argument "
+        "'parameter_dict'.")
+
+
+@pytest.mark.parametrize("net, values, first_line", [
+    (1, {}, "For 'load_param_into_net', the argument 'net' should be a Cell, but got <class 'int'>."),
+    (nn.Dense(3, 2), [1], "For 'load_param_into_net', the argument 'parameter_dict' should be a dict, "
+                          "but got <class 'list'>."),
+])
+def test_load_param_into_net_argument_checks(net, values, first_line):
+    with pytest.raises(TypeError) as caught:
+        ms.load_param_into_net(net, values)
+    assert str(caught.value).splitlines()[0] == first_line

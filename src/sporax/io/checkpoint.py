@@ -299,13 +299,15 @@ def _update_param(param, new_param, strict_load):
             f"the argument 'net' and shape {tuple(new.shape)} in the argument 'parameter_dict'. "
             "Check that the checkpoint belongs to this network.")
     if new.dtype != param.dtype:
-        floats = (mstype.Float, mstype.BFloat)
-        if not (isinstance(new.dtype, floats) and isinstance(param.dtype, floats)):
+        # MindSpore converts between float dtypes and between int dtypes, unless strict_load
+        kinds = [(mstype.Float, mstype.BFloat), mstype.Int]
+        if strict_load or not any(isinstance(new.dtype, kind) and isinstance(param.dtype, kind) for kind in kinds):
             raise RuntimeError(
                 f"For 'load_param_into_net', {name} in the argument 'net' should have the same type "
-                f"as {name} in the argument 'parameter_dict'. But got its type {param.dtype} in "
+                f"as {name} in the argument 'parameter_dict'. but got its type {param.dtype} in "
                 f"the argument 'net' and type {new.dtype} in the argument 'parameter_dict'. "
-                "Check that the checkpoint belongs to this network.")
+                "Check that the checkpoint belongs to this network"
+                + (" (strict_load=True converts no dtype)." if strict_load else "."))
         new = Tensor(new, param.dtype)
     param.set_data(Tensor(new))
 
@@ -344,13 +346,14 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         included, as in MindSpore).
     """
     if not hasattr(net, "parameters_and_names"):
-        raise TypeError(f"For 'load_param_into_net', net must be a Cell, got {type(net).__name__}.")
+        raise TypeError(f"For 'load_param_into_net', the argument 'net' should be a Cell, but got {type(net)}.")
     if not isinstance(parameter_dict, dict):
-        raise TypeError("For 'load_param_into_net', parameter_dict must be a dict, "
-                        f"got {type(parameter_dict).__name__}.")
+        raise TypeError("For 'load_param_into_net', the argument 'parameter_dict' should be a dict, "
+                        f"but got {type(parameter_dict)}.")
     for key, value in parameter_dict.items():
-        if not isinstance(key, str) or not isinstance(value, Parameter):
-            # MindSpore 2.10 refuses a dict of plain Tensors (``{name: p.data}``) before loading anything
+        if not isinstance(key, str) or not isinstance(value, (Parameter, str, list)):
+            # MindSpore 2.10 refuses a dict of plain Tensors (``{name: p.data}``) before loading anything; the
+            # str entries load_checkpoint returns for an append_dict's strings pass (and end in ckpt_not_load)
             raise TypeError("For 'parameter_dict', the element in the argument 'parameter_dict' should be a 'str' "
                             f"and 'Parameter' , but got {type(key)} and {type(value)}.")
     param_not_load, used = [], set()

@@ -3,6 +3,7 @@ import os
 import re
 import time
 
+from sporax.core.tensor import Tensor
 from sporax.io.checkpoint import save_checkpoint
 from sporax.train.callback.base import Callback, _get_cur_net
 
@@ -62,14 +63,30 @@ class CheckpointConfig:
 
     @staticmethod
     def _check_append_info(append_info):
-        if append_info is None:
+        """MindSpore 2.10's checks: a list of 'epoch_num', 'step_num' and at most one dict of scalars/Tensors."""
+        if append_info is None or append_info == []:
             return None
         if not isinstance(append_info, list):
-            raise TypeError(f"For 'CheckpointConfig', append_info must be a list, got {type(append_info).__name__}.")
+            raise TypeError("For 'CheckpointConfig', the type of 'append_info' must be list,"
+                            f"but got {type(append_info)}.")
+        dicts = 0
         for item in append_info:
-            if not (item in ("epoch_num", "step_num") or isinstance(item, dict)):
-                raise ValueError("For 'CheckpointConfig', append_info holds 'epoch_num', 'step_num' or "
-                                 f"dicts, got {item!r}.")
+            if not isinstance(item, (str, dict)):
+                raise TypeError("For 'CheckpointConfig', the type of 'append_info' element must be str or dict,"
+                                f"but got {type(item)}.")
+            if isinstance(item, str) and item not in ("epoch_num", "step_num"):
+                raise ValueError("For 'CheckpointConfig', the value of element in the argument 'append_info' must "
+                                 f"be in ['epoch_num', 'step_num'], but got {item}.")
+            if isinstance(item, dict):
+                dicts += 1
+                if dicts > 1:
+                    raise TypeError("For 'CheckpointConfig', the element of 'append_info' must has only one dict, "
+                                    f"but got {dicts}")
+                for key, value in item.items():
+                    if not isinstance(key, str) or not isinstance(value, (int, float, bool, str, Tensor)):
+                        raise TypeError("For 'CheckpointConfig', the key type of the dict 'append_info' must be "
+                                        "string, the value type must be int or float or bool, but got key type "
+                                        f"{type(key)}, value type {type(value)}")
         return append_info
 
     @property
@@ -103,11 +120,14 @@ class ModelCheckpoint(Callback):
     """
 
     def __init__(self, prefix="CKP", directory=None, config=None):
+        if callable(prefix):
+            raise ValueError("For 'ModelCheckpoint', sporax takes a str prefix, not a callable one.")
         if not isinstance(prefix, str) or not prefix or "/" in prefix:
-            raise ValueError(f"For 'ModelCheckpoint', prefix must be a non-empty file name, got {prefix!r}.")
+            raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it "
+                             f"must be callable or string that does not contain '/', but got {prefix}.")
         if config is not None and not isinstance(config, CheckpointConfig):
-            raise TypeError(f"For 'ModelCheckpoint', config must be a CheckpointConfig, got "
-                            f"{type(config).__name__}.")
+            raise TypeError("For 'ModelCheckpoint', the type of argument 'config' should be 'CheckpointConfig', "
+                            f"but got {type(config)}.")
         self._directory = os.path.abspath(directory if directory is not None else os.getcwd())
         self._config = config or CheckpointConfig()
         self._prefix = self._free_prefix(prefix)

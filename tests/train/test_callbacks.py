@@ -238,3 +238,10 @@ def test_history_records_the_loss_as_a_float32_numpy_scalar():
     drive(history, 2, 2, losses=[0.5, 0.25, 0.125, 1.5])
     assert [type(value) for value in history.history["net_output"]] == [np.float32, np.float32]
     assert history.history["net_output"] == [0.25, 1.5]
+
+
+def test_reduce_lr_on_plateau_factor_check():
+    # MindSpore 2.10's error type and first line
+    with pytest.raises(ValueError, match=r"^The input value must be in range of \(0\.0, 1\.0\), but got 1\.5 with "
+                                         r"type 'float'\."):
+        ReduceLROnPlateau(factor=1.5)

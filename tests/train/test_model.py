@@ -345,3 +345,25 @@ def test_metrics_without_loss_fn_or_eval_network_is_refused():
     with pytest.raises(ValueError, match=r"^If `metrics` is set, `eval_network` must not be None\. Do not set "
                                          r"`metrics` if you don't want an evaluation\."):
         Model(nn.Dense(4, 1), metrics={"mae"})
+
+
+def test_loss_monitor_in_eval_callbacks_prints_epoch_one(capsys):
+    # MindSpore 2.10: LossMonitor given to Model.eval prints 'epoch: 1 step: k, loss is ...' per batch;
+    # cb_params.mode is 'eval' there ('train' in Model.train)
+    modes = []
+
+    class Mode(Callback):
+        def on_eval_end(self, run_context):
+            modes.append(run_context.original_args().mode)
+
+        def on_train_end(self, run_context):
+            modes.append(run_context.original_args().mode)
+
+    model, _ = make_model(metrics={"mae"})
+    model.train(1, data(), callbacks=[Mode()], dataset_sink_mode=False)
+    capsys.readouterr()
+    model.eval(data(), callbacks=[LossMonitor(), Mode()], dataset_sink_mode=False)
+    lines = capsys.readouterr().out.splitlines()
+    steps = data().get_dataset_size()
+    assert [line.split(", loss is")[0] for line in lines] == [f"epoch: 1 step: {k}" for k in range(1, steps + 1)]
+    assert modes == ["train", "eval"]

@@ -32,8 +32,6 @@ from sporax.train.amp import build_train_network
 from sporax.train.callback.base import CallbackList, CallbackParams, RunContext
 from sporax.train.metrics import Loss, get_metrics
 
-_MODE_NAMES = {context.GRAPH_MODE: "GRAPH_MODE", context.PYNATIVE_MODE: "PYNATIVE_MODE"}
-
 
 def _check_epoch(epoch, name):
     if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch <= 0:
@@ -208,7 +206,7 @@ class Model:
             train_dataset=dataset, optimizer=self._optimizer, loss_fn=self._loss_fn,
             parallel_mode=context.get_auto_parallel_context("parallel_mode"),
             device_number=context_view._get_device_num(),
-            list_callback=callbacks, mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"),
+            list_callback=callbacks, mode="train",
             loss_scale_mananger=self._loss_scale_manager, last_save_ckpt_step=0, latest_ckpt_file=None,
             train_dataset_element=None)
 
@@ -365,10 +363,11 @@ class Model:
         network = self._eval_network
         self._set_backbone_mode(network, False)
         callback = CallbackList(callbacks)
-        params = CallbackParams(eval_network=network, network=network, valid_dataset=dataset,
+        # as MindSpore: cb_params.network is the network given to Model, mode names the phase
+        params = CallbackParams(eval_network=network, network=self._network, valid_dataset=dataset,
                                 batch_num=dataset.get_dataset_size(), cur_step_num=0,
                                 dataset_sink_mode=_sinks(sink_mode), list_callback=callback.callbacks,
-                                mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"))
+                                mode="eval")
         run_context = RunContext(params)
         for metric in self._metric_fns.values():
             metric.clear()

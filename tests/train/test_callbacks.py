@@ -245,3 +245,18 @@ def test_reduce_lr_on_plateau_factor_check():
     with pytest.raises(ValueError, match=r"^The input value must be in range of \(0\.0, 1\.0\), but got 1\.5 with "
                                          r"type 'float'\."):
         ReduceLROnPlateau(factor=1.5)
+
+
+def test_checkpoint_config_without_steps_or_seconds_saves_nothing(tmp_path):
+    # MindSpore 2.10: None stays None in the policy, all four unset is a ValueError, and a ModelCheckpoint
+    # with neither a step nor a time interval writes no file, not even at the end of training
+    policy = CheckpointConfig(save_checkpoint_steps=None).get_checkpoint_policy()
+    assert (policy["save_checkpoint_steps"], policy["save_checkpoint_seconds"], policy["keep_checkpoint_max"]) == \
+        (None, 0, 5)
+    with pytest.raises(ValueError, match=r"^For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
+                                         r"'save_checkpoint_seconds', 'keep_checkpoint_max' and "
+                                         r"'keep_checkpoint_per_n_minutes' can't be all None or 0\.$"):
+        CheckpointConfig(save_checkpoint_steps=0, keep_checkpoint_max=None)
+    drive(ModelCheckpoint("net", str(tmp_path), CheckpointConfig(save_checkpoint_steps=None)), 2, 3,
+          network=nn.Dense(3, 1))
+    assert os.listdir(tmp_path) == []

@@ -31,21 +31,25 @@ class CheckpointConfig:
                  saved_network=None, append_info=None, enc_key=None, enc_mode="AES-GCM",
                  exception_save=False, crc_check=False, remove_redundancy=False, format="ckpt",
                  **kwargs):
-        self.save_checkpoint_steps = _check_int(save_checkpoint_steps or 0, "save_checkpoint_steps")
-        self.save_checkpoint_seconds = _check_int(save_checkpoint_seconds or 0, "save_checkpoint_seconds")
-        self.keep_checkpoint_max = _check_int(keep_checkpoint_max or 0, "keep_checkpoint_max")
-        self.keep_checkpoint_per_n_minutes = _check_int(keep_checkpoint_per_n_minutes or 0,
-                                                        "keep_checkpoint_per_n_minutes")
-        if not self.save_checkpoint_steps and not self.save_checkpoint_seconds:
-            self.save_checkpoint_steps = 1
-        if not self.keep_checkpoint_max and not self.keep_checkpoint_per_n_minutes:
-            self.keep_checkpoint_max = 1
+        # MindSpore 2.10 keeps None as None; steps and seconds both unset save nothing, not even at the end
+        checked = [None if value is None else _check_int(value, name) for value, name in (
+            (save_checkpoint_steps, "save_checkpoint_steps"), (save_checkpoint_seconds, "save_checkpoint_seconds"),
+            (keep_checkpoint_max, "keep_checkpoint_max"),
+            (keep_checkpoint_per_n_minutes, "keep_checkpoint_per_n_minutes"))]
+        if not any(checked):
+            raise ValueError("For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
+                             "'save_checkpoint_seconds', 'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' "
+                             "can't be all None or 0.")
+        (self.save_checkpoint_steps, self.save_checkpoint_seconds, self.keep_checkpoint_max,
+         self.keep_checkpoint_per_n_minutes) = checked
         # A step interval overrides a time interval, a file count a time-based rotation; MindSpore
         # then reports the overridden setting as None.
         if self.save_checkpoint_steps:
             self.save_checkpoint_seconds = None
         if self.keep_checkpoint_max:
             self.keep_checkpoint_per_n_minutes = None
+        elif not self.keep_checkpoint_per_n_minutes:
+            self.keep_checkpoint_max = 1
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', format must be 'ckpt' or 'safetensors', got {format!r}.")
         self.integrated_save = integrated_save

@@ -18,6 +18,7 @@ import numpy as np
 
 from sporax import temporary_files
 from sporax.core import dtype as mstype
+from sporax.core import validator
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, encryption, safetensors_codec
@@ -38,7 +39,8 @@ def _check_format(format, function):
 
 def _file_name(name, format):
     if not isinstance(name, (str, os.PathLike)):
-        raise TypeError(f"For 'save_checkpoint', ckpt_file_name must be a str, got {type(name).__name__}.")
+        raise TypeError(f"For 'save_checkpoint', the parameter {name} for checkpoint file name is invalid,"
+                        f"'ckpt_file_name' must be string, but got {type(name)}.")
     name = os.fspath(name)
     return name if name.endswith(format) else f"{name}.{format}"
 
@@ -161,7 +163,13 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         format (str): 'ckpt' or 'safetensors'.
     """
     _check_format(format, "save_checkpoint")
+    validator.check_bool(integrated_save, "integrated_save", "save_checkpoint")
+    if not isinstance(async_save, (bool, str)):
+        raise TypeError("For 'save_checkpoint', the parameter 'async_save' must be bool or str, "
+                        f"but got {type(async_save)}.")
     _check_append_dict(append_dict)
+    validator.check_isinstance("enc_key", enc_key, (type(None), bytes))
+    validator.check_isinstance("crc_check", crc_check, bool)
     file_name = _file_name(ckpt_file_name, format)
     folder = os.path.dirname(os.path.abspath(file_name))
     if not os.path.isdir(folder):  # MindSpore 2.10 makes no folders: its write fails
@@ -169,7 +177,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                                 f"{folder} does not exist)", file_name)
     records = _collect(save_obj, append_dict, choice_func, integrated_save)
     if format == "safetensors" and enc_key is not None:
-        raise ValueError("For 'save_checkpoint', enc_key is not supported with format='safetensors'.")
+        raise ValueError("For 'save_checkpoint', when format is 'safetensors', the parameter 'enc_key' must be set to "
+                         f"default value 'None', but got '{enc_key}'.")
     if enc_key is not None:
         encryption._check(enc_key, enc_mode, "save_checkpoint(enc_key=...)")
 
@@ -255,6 +264,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     """
     _check_format(format, "load_checkpoint")
     drop, keep = _prefixes(filter_prefix), _prefixes(specify_prefix)
+    validator.check_isinstance("dec_key", dec_key, (type(None), bytes))
+    validator.check_isinstance("crc_check", crc_check, bool)
     if not isinstance(ckpt_file_name, (str, os.PathLike)):
         raise TypeError("For 'load_checkpoint', the argument 'ckpt_file_name' must be string, "
                         f"but got {type(ckpt_file_name)}.")
@@ -345,6 +356,7 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         value, and the dict's entries whose names matched no parameter (entries loaded through a prefix
         included, as in MindSpore).
     """
+    validator.check_bool(strict_load, "strict_load", "load_param_into_net")
     if not hasattr(net, "parameters_and_names"):
         raise TypeError(f"For 'load_param_into_net', the argument 'net' should be a Cell, but got {type(net)}.")
     if not isinstance(parameter_dict, dict):

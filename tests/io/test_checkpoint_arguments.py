@@ -135,3 +135,15 @@ def test_argument_types_are_checked(saved, call, error):
 def test_crc_check_of_a_file_without_crc_loads_it(saved):
     # MindSpore 2.10 warns ("the ckpt file do not contain the crc code") and loads the file
     assert list(ms.load_checkpoint(saved[1], crc_check=True)) == ["weight", "bias"]
+
+
+@pytest.mark.parametrize("save_obj, first_line", [
+    (3, "For 'save_checkpoint', the parameter 'save_obj' must be nn.Cell, list or dict, but got <class 'int'>."),
+    ({1: ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="a")},
+     "For save_checkpoint, when save_obj is made up by dict, the key should be str and"),
+])
+def test_save_obj_checks(tmp_path, save_obj, first_line):
+    # MindSpore 2.10's error type and (start of the) first line; a non-str dict key was an AttributeError
+    with pytest.raises(TypeError) as caught:
+        ms.save_checkpoint(save_obj, str(tmp_path / "x.ckpt"))
+    assert str(caught.value).startswith(first_line)

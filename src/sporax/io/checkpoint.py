@@ -112,6 +112,11 @@ def _collect(save_obj, append_dict, choice_func, integrated=True):
             entries.append((parameter.name, parameter))
     elif isinstance(save_obj, dict):
         entries = list(save_obj.items())
+        for key, value in entries:
+            if not isinstance(key, str):
+                raise TypeError("For save_checkpoint, when save_obj is made up by dict, the key should be str and "
+                                f"value should be Parameter, but got the type of key is {type(key)} and the type "
+                                f"of value is {type(value)}")
     elif isinstance(save_obj, (list, tuple)) and save_obj and isinstance(save_obj[0], Parameter):
         # A list of Parameters (net.trainable_params()) saves each under its own name.
         for item in save_obj:
@@ -126,8 +131,8 @@ def _collect(save_obj, append_dict, choice_func, integrated=True):
                                 "{'name': str, 'data': Tensor}.")
             entries.append((item["name"], item["data"]))
     else:
-        raise TypeError("For 'save_checkpoint', save_obj must be a Cell, a list of Parameters, a list of "
-                        f"{{'name', 'data'}} dicts or a dict, got {type(save_obj).__name__}.")
+        raise TypeError("For 'save_checkpoint', the parameter 'save_obj' must be nn.Cell, list or dict, but got "
+                        f"{type(save_obj)}.")
     if choice_func is not None:
         entries = [(name, value) for name, value in entries if choice_func(name)]
     records = [(name, value if isinstance(value, str) else _as_numpy(value, name, integrated))

@@ -133,6 +133,7 @@ class ModelCheckpoint(Callback):
             raise TypeError("For 'ModelCheckpoint', the type of argument 'config' should be 'CheckpointConfig', "
                             f"but got {type(config)}.")
         self._directory = os.path.abspath(directory if directory is not None else os.getcwd())
+        os.makedirs(self._directory, exist_ok=True)  # as MindSpore: made here, even if nothing is ever saved
         self._config = config or CheckpointConfig()
         self._prefix = self._free_prefix(prefix)
         self._saved = []

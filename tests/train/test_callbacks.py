@@ -211,3 +211,53 @@ def test_checkpoint_config_reports_overridden_settings_as_none():
                               keep_checkpoint_per_n_minutes=5)
     assert (config.save_checkpoint_seconds, config.keep_checkpoint_max, config.keep_checkpoint_per_n_minutes) == \
         (None, 0, 5)
+
+
+def test_checkpoint_config_and_model_checkpoint_argument_checks():
+    # error types and first lines recorded from MindSpore 2.10
+    with pytest.raises(ValueError, match=r"^For 'CheckpointConfig', the value of element in the argument "
+                                         r"'append_info' must be in \['epoch_num', 'step_num'\], but got foo\.$"):
+        CheckpointConfig(append_info=["foo"])
+    with pytest.raises(TypeError, match=r"^For 'CheckpointConfig', the key type of the dict 'append_info' must be "
+                                        r"string, the value type must be int or float or bool, but got key type "
+                                        r"<class 'str'>, value type <class 'list'>$"):
+        CheckpointConfig(append_info=[{"a": [1]}])
+    with pytest.raises(ValueError, match=r"^For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is "
+                                         r"invalid, it must be callable or string that does not contain '/', but "
+                                         r"got a/b\.$"):
+        ModelCheckpoint(prefix="a/b")
+    with pytest.raises(TypeError, match=r"^For 'ModelCheckpoint', the type of argument 'config' should be "
+                                        r"'CheckpointConfig', but got <class 'int'>\.$"):
+        ModelCheckpoint(config=1)
+    assert CheckpointConfig(append_info=[]).append_dict is None
+
+
+def test_history_records_the_loss_as_a_float32_numpy_scalar():
+    # MindSpore 2.10: History.history["net_output"] holds numpy.float32 values (np.mean of the loss Tensor)
+    history = History()
+    drive(history, 2, 2, losses=[0.5, 0.25, 0.125, 1.5])
+    assert [type(value) for value in history.history["net_output"]] == [np.float32, np.float32]
+    assert history.history["net_output"] == [0.25, 1.5]
+
+
+def test_reduce_lr_on_plateau_factor_check():
+    # MindSpore 2.10's error type and first line
+    with pytest.raises(ValueError, match=r"^The input value must be in range of \(0\.0, 1\.0\), but got 1\.5 with "
+                                         r"type 'float'\."):
+        ReduceLROnPlateau(factor=1.5)
+
+
+def test_checkpoint_config_without_steps_or_seconds_saves_nothing(tmp_path):
+    # MindSpore 2.10: None stays None in the policy, all four unset is a ValueError, and a ModelCheckpoint
+    # with neither a step nor a time interval writes no file, not even at the end of training
+    policy = CheckpointConfig(save_checkpoint_steps=None).get_checkpoint_policy()
+    assert (policy["save_checkpoint_steps"], policy["save_checkpoint_seconds"], policy["keep_checkpoint_max"]) == \
+        (None, 0, 5)
+    with pytest.raises(ValueError, match=r"^For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
+                                         r"'save_checkpoint_seconds', 'keep_checkpoint_max' and "
+                                         r"'keep_checkpoint_per_n_minutes' can't be all None or 0\.$"):
+        CheckpointConfig(save_checkpoint_steps=0, keep_checkpoint_max=None)
+    folder = tmp_path / "ckpt"
+    drive(ModelCheckpoint("net", str(folder), CheckpointConfig(save_checkpoint_steps=None)), 2, 3,
+          network=nn.Dense(3, 1))
+    assert os.listdir(folder) == []  # MindSpore makes the folder in ModelCheckpoint()

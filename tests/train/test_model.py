@@ -194,7 +194,8 @@ def test_model_errors_are_named():
     with pytest.raises(KeyError, match="unsupported metric foo"):
         Model(net, metrics={"foo"})
     model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params()))
-    with pytest.raises(ValueError, match="epoch must be an int > 0"):
+    # MindSpore 2.10: "The input value must be int and must > 0, but got '0' with type 'int'."
+    with pytest.raises(ValueError, match=r"^The input value must be int and must > 0, but got '0' with type 'int'\."):
         model.train(0, data())
     # MindSpore 2.10's words (/tmp/zoo23-probe/ctxapi.py)
     with pytest.raises(ValueError, match=r"^For Model.eval, the model argument 'metrics' can not be None or empty, "
@@ -323,3 +324,46 @@ def test_cpu_target_trains_a_sink_request_step_by_step(monkeypatch, capsys):
     reference, reference_net = make_model()
     reference.train(2, data(batch=7))  # the whole dataset each epoch, as without sink
     np.testing.assert_allclose(net.weight.asnumpy(), reference_net.weight.asnumpy(), rtol=1e-6)
+
+
+def test_callback_params_network_is_the_users_network():
+    # MindSpore 2.10: cb_params.network is the network given to Model; train_network wraps it
+    class Seen(Callback):
+        def on_train_epoch_end(self, run_context):
+            params = run_context.original_args()
+            self.seen = (params.network, type(params.train_network).__name__)
+
+    net = nn.Dense(4, 1)
+    seen = Seen()
+    Model(net, nn.MSELoss(), nn.SGD(net.trainable_params())).train(1, data(), callbacks=[seen],
+                                                                  dataset_sink_mode=False)
+    assert seen.seen[0] is net and seen.seen[1] == "TrainOneStepCell"
+
+
+def test_metrics_without_loss_fn_or_eval_network_is_refused():
+    # MindSpore 2.10 refuses it in Model(...), before any evaluation
+    with pytest.raises(ValueError, match=r"^If `metrics` is set, `eval_network` must not be None\. Do not set "
+                                         r"`metrics` if you don't want an evaluation\."):
+        Model(nn.Dense(4, 1), metrics={"mae"})
+
+
+def test_loss_monitor_in_eval_callbacks_prints_epoch_one(capsys):
+    # MindSpore 2.10: LossMonitor given to Model.eval prints 'epoch: 1 step: k, loss is ...' per batch;
+    # cb_params.mode is 'eval' there ('train' in Model.train)
+    modes = []
+
+    class Mode(Callback):
+        def on_eval_end(self, run_context):
+            modes.append(run_context.original_args().mode)
+
+        def on_train_end(self, run_context):
+            modes.append(run_context.original_args().mode)
+
+    model, _ = make_model(metrics={"mae"})
+    model.train(1, data(), callbacks=[Mode()], dataset_sink_mode=False)
+    capsys.readouterr()
+    model.eval(data(), callbacks=[LossMonitor(), Mode()], dataset_sink_mode=False)
+    lines = capsys.readouterr().out.splitlines()
+    steps = data().get_dataset_size()
+    assert [line.split(", loss is")[0] for line in lines] == [f"epoch: 1 step: {k}" for k in range(1, steps + 1)]
+    assert modes == ["train", "eval"]

@@ -18,6 +18,7 @@ import numpy as np
 
 from sporax import temporary_files
 from sporax.core import dtype as mstype
+from sporax.core import validator
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, encryption, safetensors_codec
@@ -27,13 +28,19 @@ _FORMATS = ("ckpt", "safetensors")
 
 
 def _check_format(format, function):
-    if format not in _FORMATS:
-        raise ValueError(f"For '{function}', format must be 'ckpt' or 'safetensors', got {format!r}.")
+    """MindSpore 2.10's messages for a ``format`` other than 'ckpt' / 'safetensors'."""
+    if format in _FORMATS:
+        return
+    if function == "load_checkpoint":
+        raise ValueError("For 'load_checkpoint', the checkpoint file should end with '.ckpt' or '.safetensors', "
+                         "please input the correct 'format'.")
+    raise ValueError(f"For '{function}', the format must be 'safetensors' or 'ckpt', but got {format}.")
 
 
 def _file_name(name, format):
     if not isinstance(name, (str, os.PathLike)):
-        raise TypeError(f"For 'save_checkpoint', ckpt_file_name must be a str, got {type(name).__name__}.")
+        raise TypeError(f"For 'save_checkpoint', the parameter {name} for checkpoint file name is invalid,"
+                        f"'ckpt_file_name' must be string, but got {type(name)}.")
     name = os.fspath(name)
     return name if name.endswith(format) else f"{name}.{format}"
 
@@ -65,6 +72,19 @@ def _append_value(name, value):
     return _as_numpy(value, name)
 
 
+def _check_append_dict(append_dict):
+    """MindSpore 2.10's check of ``append_dict``: str keys; int, float, bool, str or Tensor values."""
+    if append_dict is None:
+        return
+    if not isinstance(append_dict, dict):
+        raise TypeError("For 'save_checkpoint', the argument 'append_dict' must be dict, but got "
+                        f"{type(append_dict)}.")
+    for key, value in append_dict.items():
+        if not isinstance(key, str) or not isinstance(value, (int, float, bool, str, Tensor)):
+            raise TypeError("For 'save_checkpoint', the type of dict 'append_info' must be key: string, value: "
+                            f"int, float, bool or Generator, but got key: {type(key)}, value: {type(value)}")
+
+
 def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, integrated_save):
     """The data of ``net``'s Parameter ``param_name`` as a checkpoint saves it (MindSpore's internal helper).
 
@@ -92,6 +112,11 @@ def _collect(save_obj, append_dict, choice_func, integrated=True):
             entries.append((parameter.name, parameter))
     elif isinstance(save_obj, dict):
         entries = list(save_obj.items())
+        for key, value in entries:
+            if not isinstance(key, str):
+                raise TypeError("For save_checkpoint, when save_obj is made up by dict, the key should be str and "
+                                f"value should be Parameter, but got the type of key is {type(key)} and the type "
+                                f"of value is {type(value)}")
     elif isinstance(save_obj, (list, tuple)) and save_obj and isinstance(save_obj[0], Parameter):
         # A list of Parameters (net.trainable_params()) saves each under its own name.
         for item in save_obj:
@@ -106,8 +131,8 @@ def _collect(save_obj, append_dict, choice_func, integrated=True):
                                 "{'name': str, 'data': Tensor}.")
             entries.append((item["name"], item["data"]))
     else:
-        raise TypeError("For 'save_checkpoint', save_obj must be a Cell, a list of Parameters, a list of "
-                        f"{{'name', 'data'}} dicts or a dict, got {type(save_obj).__name__}.")
+        raise TypeError("For 'save_checkpoint', the parameter 'save_obj' must be nn.Cell, list or dict, but got "
+                        f"{type(save_obj)}.")
     if choice_func is not None:
         entries = [(name, value) for name, value in entries if choice_func(name)]
     records = [(name, value if isinstance(value, str) else _as_numpy(value, name, integrated))
@@ -143,8 +168,13 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         format (str): 'ckpt' or 'safetensors'.
     """
     _check_format(format, "save_checkpoint")
-    if append_dict is not None and not isinstance(append_dict, dict):
-        raise TypeError(f"For 'save_checkpoint', append_dict must be a dict, got {type(append_dict).__name__}.")
+    validator.check_bool(integrated_save, "integrated_save", "save_checkpoint")
+    if not isinstance(async_save, (bool, str)):
+        raise TypeError("For 'save_checkpoint', the parameter 'async_save' must be bool or str, "
+                        f"but got {type(async_save)}.")
+    _check_append_dict(append_dict)
+    validator.check_isinstance("enc_key", enc_key, (type(None), bytes))
+    validator.check_isinstance("crc_check", crc_check, bool)
     file_name = _file_name(ckpt_file_name, format)
     folder = os.path.dirname(os.path.abspath(file_name))
     if not os.path.isdir(folder):  # MindSpore 2.10 makes no folders: its write fails
@@ -152,7 +182,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                                 f"{folder} does not exist)", file_name)
     records = _collect(save_obj, append_dict, choice_func, integrated_save)
     if format == "safetensors" and enc_key is not None:
-        raise ValueError("For 'save_checkpoint', enc_key is not supported with format='safetensors'.")
+        raise ValueError("For 'save_checkpoint', when format is 'safetensors', the parameter 'enc_key' must be set to "
+                         f"default value 'None', but got '{enc_key}'.")
     if enc_key is not None:
         encryption._check(enc_key, enc_mode, "save_checkpoint(enc_key=...)")
 
@@ -176,7 +207,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
 
 def _read(file_name, dec_key, dec_mode, crc_check, format):
     if not os.path.isfile(file_name):
-        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {os.path.abspath(file_name)} "
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {file_name} "
                          "does not exist, please check whether the 'ckpt_file_name' is correct.")
     background_saves.wait()
     temporary_files.remove_stale(file_name)
@@ -202,12 +233,24 @@ def _read(file_name, dec_key, dec_mode, crc_check, format):
     return ckpt_codec.decode(data, file_name)
 
 
-def _prefixes(value, argument):
+def _prefixes(value):
+    """``filter_prefix`` / ``specify_prefix`` as a tuple, checked as MindSpore 2.10 checks them."""
     if value is None:
         return ()
+    if not isinstance(value, (str, list, tuple)):
+        raise TypeError("For 'load_checkpoint', the type of 'specify_prefix' or 'filter_prefix' must be string, "
+                        f"list[string] or tuple[string], but got {type(value)}.")
     prefixes = (value,) if isinstance(value, str) else tuple(value)
-    if not all(isinstance(prefix, str) and prefix for prefix in prefixes):
-        raise TypeError(f"For 'load_checkpoint', {argument} must be a non-empty str or a list of them.")
+    if not prefixes:
+        raise ValueError("For 'load_checkpoint', the argument 'specify_prefix' or 'filter_prefix' can't be empty "
+                         "when 'specify_prefix' or 'filter_prefix' is list or tuple.")
+    for index, prefix in enumerate(prefixes):
+        if not isinstance(prefix, str):
+            raise TypeError("For 'load_checkpoint', when 'specify_prefix' or 'filter_prefix' is list or tuple, "
+                            f"the element in it must be string, but got {type(prefix)} at index {index}.")
+        if not prefix:
+            raise ValueError("For 'load_checkpoint', the value of 'specify_prefix' or 'filter_prefix' "
+                             "can't include ''.")
     return prefixes
 
 
@@ -225,12 +268,18 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         crc_check (bool): verify the CRC-32 trailer.
     """
     _check_format(format, "load_checkpoint")
+    drop, keep = _prefixes(filter_prefix), _prefixes(specify_prefix)
+    validator.check_isinstance("dec_key", dec_key, (type(None), bytes))
+    validator.check_isinstance("crc_check", crc_check, bool)
+    if not isinstance(ckpt_file_name, (str, os.PathLike)):
+        raise TypeError("For 'load_checkpoint', the argument 'ckpt_file_name' must be string, "
+                        f"but got {type(ckpt_file_name)}.")
     file_name = os.fspath(ckpt_file_name)
     if not file_name.endswith(format):
         raise ValueError(f"For 'load_checkpoint', the checkpoint file format must same with 'format', "
                          f"but got file_name:'{file_name}', format:'{format}'")
-    values = _read(file_name, dec_key, dec_mode, crc_check, format)
-    drop, keep = _prefixes(filter_prefix, "filter_prefix"), _prefixes(specify_prefix, "specify_prefix")
+    # MindSpore names the file by its real path in its messages from here on
+    values = _read(os.path.realpath(file_name), dec_key, dec_mode, crc_check, format)
     result = {}
     for name, value in values.items():
         if drop and name.startswith(drop):
@@ -266,13 +315,15 @@ def _update_param(param, new_param, strict_load):
             f"the argument 'net' and shape {tuple(new.shape)} in the argument 'parameter_dict'. "
             "Check that the checkpoint belongs to this network.")
     if new.dtype != param.dtype:
-        floats = (mstype.Float, mstype.BFloat)
-        if not (isinstance(new.dtype, floats) and isinstance(param.dtype, floats)):
+        # MindSpore converts between float dtypes and between int dtypes, unless strict_load
+        kinds = [(mstype.Float, mstype.BFloat), mstype.Int]
+        if strict_load or not any(isinstance(new.dtype, kind) and isinstance(param.dtype, kind) for kind in kinds):
             raise RuntimeError(
                 f"For 'load_param_into_net', {name} in the argument 'net' should have the same type "
-                f"as {name} in the argument 'parameter_dict'. But got its type {param.dtype} in "
+                f"as {name} in the argument 'parameter_dict'. but got its type {param.dtype} in "
                 f"the argument 'net' and type {new.dtype} in the argument 'parameter_dict'. "
-                "Check that the checkpoint belongs to this network.")
+                "Check that the checkpoint belongs to this network"
+                + (" (strict_load=True converts no dtype)." if strict_load else "."))
         new = Tensor(new, param.dtype)
     param.set_data(Tensor(new))
 
@@ -310,14 +361,16 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         value, and the dict's entries whose names matched no parameter (entries loaded through a prefix
         included, as in MindSpore).
     """
+    validator.check_bool(strict_load, "strict_load", "load_param_into_net")
     if not hasattr(net, "parameters_and_names"):
-        raise TypeError(f"For 'load_param_into_net', net must be a Cell, got {type(net).__name__}.")
+        raise TypeError(f"For 'load_param_into_net', the argument 'net' should be a Cell, but got {type(net)}.")
     if not isinstance(parameter_dict, dict):
-        raise TypeError("For 'load_param_into_net', parameter_dict must be a dict, "
-                        f"got {type(parameter_dict).__name__}.")
+        raise TypeError("For 'load_param_into_net', the argument 'parameter_dict' should be a dict, "
+                        f"but got {type(parameter_dict)}.")
     for key, value in parameter_dict.items():
-        if not isinstance(key, str) or not isinstance(value, Parameter):
-            # MindSpore 2.10 refuses a dict of plain Tensors (``{name: p.data}``) before loading anything
+        if not isinstance(key, str) or not isinstance(value, (Parameter, str, list)):
+            # MindSpore 2.10 refuses a dict of plain Tensors (``{name: p.data}``) before loading anything; the
+            # str entries load_checkpoint returns for an append_dict's strings pass (and end in ckpt_not_load)
             raise TypeError("For 'parameter_dict', the element in the argument 'parameter_dict' should be a 'str' "
                             f"and 'Parameter' , but got {type(key)} and {type(value)}.")
     param_not_load, used = [], set()

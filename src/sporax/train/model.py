@@ -32,12 +32,12 @@ from sporax.train.amp import build_train_network
 from sporax.train.callback.base import CallbackList, CallbackParams, RunContext
 from sporax.train.metrics import Loss, get_metrics
 
-_MODE_NAMES = {context.GRAPH_MODE: "GRAPH_MODE", context.PYNATIVE_MODE: "PYNATIVE_MODE"}
-
 
 def _check_epoch(epoch, name):
     if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch <= 0:
-        raise ValueError(f"For 'Model.{name}', epoch must be an int > 0, got {epoch!r}.")
+        # MindSpore 2.10's first line, then which argument
+        raise ValueError(f"The input value must be int and must > 0, but got '{epoch}' with type "
+                         f"'{type(epoch).__name__}'.\nFor 'Model.{name}', the argument 'epoch'.")
 
 
 def _sinks(sink_mode):
@@ -180,7 +180,9 @@ class Model:
         if self._metric_fns is None:
             return None, None
         if self._loss_fn is None:
-            return self._network, None
+            raise ValueError("If `metrics` is set, `eval_network` must not be None. Do not set `metrics` if you "
+                             "don't want an evaluation.\nFor 'Model', pass loss_fn (Model builds the evaluation "
+                             "network from network and loss_fn) or eval_network.")
         return WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto")), [0, 1, 2]
 
     @property
@@ -199,12 +201,12 @@ class Model:
     # --- training ---------------------------------------------------------------------------
     def _params(self, epoch, dataset, callbacks, sink_mode, steps_per_epoch):
         return CallbackParams(
-            train_network=self._train_network, network=self._train_network, epoch_num=epoch,
+            train_network=self._train_network, network=self._network, epoch_num=epoch,
             batch_num=steps_per_epoch, cur_step_num=0, initial_step=0, dataset_sink_mode=sink_mode,
             train_dataset=dataset, optimizer=self._optimizer, loss_fn=self._loss_fn,
             parallel_mode=context.get_auto_parallel_context("parallel_mode"),
             device_number=context_view._get_device_num(),
-            list_callback=callbacks, mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"),
+            list_callback=callbacks, mode="train",
             loss_scale_mananger=self._loss_scale_manager, last_save_ckpt_step=0, latest_ckpt_file=None,
             train_dataset_element=None)
 
@@ -361,10 +363,11 @@ class Model:
         network = self._eval_network
         self._set_backbone_mode(network, False)
         callback = CallbackList(callbacks)
-        params = CallbackParams(eval_network=network, network=network, valid_dataset=dataset,
+        # as MindSpore: cb_params.network is the network given to Model, mode names the phase
+        params = CallbackParams(eval_network=network, network=self._network, valid_dataset=dataset,
                                 batch_num=dataset.get_dataset_size(), cur_step_num=0,
                                 dataset_sink_mode=_sinks(sink_mode), list_callback=callback.callbacks,
-                                mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"))
+                                mode="eval")
         run_context = RunContext(params)
         for metric in self._metric_fns.values():
             metric.clear()

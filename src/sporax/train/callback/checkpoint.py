@@ -3,6 +3,7 @@ import os
 import re
 import time
 
+from sporax.core.tensor import Tensor
 from sporax.io.checkpoint import save_checkpoint
 from sporax.train.callback.base import Callback, _get_cur_net
 
@@ -30,21 +31,25 @@ class CheckpointConfig:
                  saved_network=None, append_info=None, enc_key=None, enc_mode="AES-GCM",
                  exception_save=False, crc_check=False, remove_redundancy=False, format="ckpt",
                  **kwargs):
-        self.save_checkpoint_steps = _check_int(save_checkpoint_steps or 0, "save_checkpoint_steps")
-        self.save_checkpoint_seconds = _check_int(save_checkpoint_seconds or 0, "save_checkpoint_seconds")
-        self.keep_checkpoint_max = _check_int(keep_checkpoint_max or 0, "keep_checkpoint_max")
-        self.keep_checkpoint_per_n_minutes = _check_int(keep_checkpoint_per_n_minutes or 0,
-                                                        "keep_checkpoint_per_n_minutes")
-        if not self.save_checkpoint_steps and not self.save_checkpoint_seconds:
-            self.save_checkpoint_steps = 1
-        if not self.keep_checkpoint_max and not self.keep_checkpoint_per_n_minutes:
-            self.keep_checkpoint_max = 1
+        # MindSpore 2.10 keeps None as None; steps and seconds both unset save nothing, not even at the end
+        checked = [None if value is None else _check_int(value, name) for value, name in (
+            (save_checkpoint_steps, "save_checkpoint_steps"), (save_checkpoint_seconds, "save_checkpoint_seconds"),
+            (keep_checkpoint_max, "keep_checkpoint_max"),
+            (keep_checkpoint_per_n_minutes, "keep_checkpoint_per_n_minutes"))]
+        if not any(checked):
+            raise ValueError("For 'CheckpointConfig', the input arguments 'save_checkpoint_steps', "
+                             "'save_checkpoint_seconds', 'keep_checkpoint_max' and 'keep_checkpoint_per_n_minutes' "
+                             "can't be all None or 0.")
+        (self.save_checkpoint_steps, self.save_checkpoint_seconds, self.keep_checkpoint_max,
+         self.keep_checkpoint_per_n_minutes) = checked
         # A step interval overrides a time interval, a file count a time-based rotation; MindSpore
         # then reports the overridden setting as None.
         if self.save_checkpoint_steps:
             self.save_checkpoint_seconds = None
         if self.keep_checkpoint_max:
             self.keep_checkpoint_per_n_minutes = None
+        elif not self.keep_checkpoint_per_n_minutes:
+            self.keep_checkpoint_max = 1
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', format must be 'ckpt' or 'safetensors', got {format!r}.")
         self.integrated_save = integrated_save
@@ -62,14 +67,30 @@ class CheckpointConfig:
 
     @staticmethod
     def _check_append_info(append_info):
-        if append_info is None:
+        """MindSpore 2.10's checks: a list of 'epoch_num', 'step_num' and at most one dict of scalars/Tensors."""
+        if append_info is None or append_info == []:
             return None
         if not isinstance(append_info, list):
-            raise TypeError(f"For 'CheckpointConfig', append_info must be a list, got {type(append_info).__name__}.")
+            raise TypeError("For 'CheckpointConfig', the type of 'append_info' must be list,"
+                            f"but got {type(append_info)}.")
+        dicts = 0
         for item in append_info:
-            if not (item in ("epoch_num", "step_num") or isinstance(item, dict)):
-                raise ValueError("For 'CheckpointConfig', append_info holds 'epoch_num', 'step_num' or "
-                                 f"dicts, got {item!r}.")
+            if not isinstance(item, (str, dict)):
+                raise TypeError("For 'CheckpointConfig', the type of 'append_info' element must be str or dict,"
+                                f"but got {type(item)}.")
+            if isinstance(item, str) and item not in ("epoch_num", "step_num"):
+                raise ValueError("For 'CheckpointConfig', the value of element in the argument 'append_info' must "
+                                 f"be in ['epoch_num', 'step_num'], but got {item}.")
+            if isinstance(item, dict):
+                dicts += 1
+                if dicts > 1:
+                    raise TypeError("For 'CheckpointConfig', the element of 'append_info' must has only one dict, "
+                                    f"but got {dicts}")
+                for key, value in item.items():
+                    if not isinstance(key, str) or not isinstance(value, (int, float, bool, str, Tensor)):
+                        raise TypeError("For 'CheckpointConfig', the key type of the dict 'append_info' must be "
+                                        "string, the value type must be int or float or bool, but got key type "
+                                        f"{type(key)}, value type {type(value)}")
         return append_info
 
     @property
@@ -103,12 +124,16 @@ class ModelCheckpoint(Callback):
     """
 
     def __init__(self, prefix="CKP", directory=None, config=None):
+        if callable(prefix):
+            raise ValueError("For 'ModelCheckpoint', sporax takes a str prefix, not a callable one.")
         if not isinstance(prefix, str) or not prefix or "/" in prefix:
-            raise ValueError(f"For 'ModelCheckpoint', prefix must be a non-empty file name, got {prefix!r}.")
+            raise ValueError("For 'ModelCheckpoint', the argument 'prefix' for checkpoint file name is invalid, it "
+                             f"must be callable or string that does not contain '/', but got {prefix}.")
         if config is not None and not isinstance(config, CheckpointConfig):
-            raise TypeError(f"For 'ModelCheckpoint', config must be a CheckpointConfig, got "
-                            f"{type(config).__name__}.")
+            raise TypeError("For 'ModelCheckpoint', the type of argument 'config' should be 'CheckpointConfig', "
+                            f"but got {type(config)}.")
         self._directory = os.path.abspath(directory if directory is not None else os.getcwd())
+        os.makedirs(self._directory, exist_ok=True)  # as MindSpore: made here, even if nothing is ever saved
         self._config = config or CheckpointConfig()
         self._prefix = self._free_prefix(prefix)
         self._saved = []

@@ -1,4 +1,7 @@
 """``History`` records losses and metrics per epoch; ``LambdaCallback`` wraps plain functions."""
+import numpy as np
+
+from sporax.core.tensor import Tensor
 from sporax.train.callback.base import Callback, loss_value
 
 _HOOKS = ("on_train_epoch_begin", "on_train_epoch_end", "on_train_step_begin", "on_train_step_end",
@@ -20,7 +23,11 @@ class History(Callback):
     def epoch_end(self, run_context):
         params = run_context.original_args()
         self.epoch["epoch"].append(params["cur_epoch_num"])
-        loss = loss_value(params.get("net_outputs"))
+        outputs = params.get("net_outputs")
+        if isinstance(outputs, (tuple, list)) and outputs and isinstance(outputs[0], Tensor):
+            outputs = outputs[0]
+        # as MindSpore: a Tensor's mean as a NumPy scalar of its dtype (float32), anything else as it is
+        loss = np.mean(outputs.asnumpy()) if isinstance(outputs, Tensor) else loss_value(outputs)
         if loss is not None:
             self.history.setdefault("net_output", []).append(loss)
         for name, value in (params.get("metrics") or {}).items():

@@ -33,12 +33,14 @@ class LossMonitor(Callback):
         loss = loss_value(params.get("net_outputs"))
         batch_num = params.get("batch_num") or 1
         step_in_epoch = (params["cur_step_num"] - 1) % batch_num + 1
+        # also an evaluation's step hook (Model.eval's callbacks), whose params have no epoch: MindSpore prints 1
+        epoch = params.get("cur_epoch_num", 1)
         if loss is not None and (math.isnan(loss) or math.isinf(loss)):
-            raise ValueError(f"epoch: {params['cur_epoch_num']} step: {step_in_epoch}. Invalid loss "
+            raise ValueError(f"epoch: {epoch} step: {step_in_epoch}. Invalid loss "
                              f"{loss}, terminating training. Lower the learning rate or use loss scaling.")
         if self._per_print_times and params["cur_step_num"] - self._last_print_time >= self._per_print_times:
             self._last_print_time = params["cur_step_num"]
-            print(f"epoch: {params['cur_epoch_num']} step: {step_in_epoch}, loss is {loss}", flush=True)
+            print(f"epoch: {epoch} step: {step_in_epoch}, loss is {loss}", flush=True)
 
     def on_train_epoch_end(self, run_context):
         params = run_context.original_args()

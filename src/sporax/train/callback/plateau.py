@@ -120,7 +120,8 @@ class ReduceLROnPlateau(_Monitor):
                  min_delta=1e-4, cooldown=0, min_lr=0):
         super().__init__("ReduceLROnPlateau", monitor, mode, min_delta, patience, verbose)
         if not 0 < factor < 1:
-            raise ValueError(f"For 'ReduceLROnPlateau', factor must be in (0, 1), got {factor}.")
+            raise ValueError(f"The input value must be in range of (0.0, 1.0), but got {factor} with type "
+                             f"'{type(factor).__name__}'.\nFor 'ReduceLROnPlateau', the argument 'factor'.")
         self.factor = factor
         self.cooldown = cooldown
         self.min_lr = min_lr

@@ -12,7 +12,8 @@ Example:
 from sporax.core import dtype as mstype
 from sporax.ops import functional
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import order_statistics, reduce, scans, sorting  # noqa: F401 (order_statistics: TopK's entry)
+from sporax.ops.functional import (  # noqa: F401 (order_statistics: TopK's entry)
+    order_statistics, reduce, scans, sorting, spread)
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -102,7 +103,7 @@ class ReduceStd(Primitive):
         self.unbiased, self.keep_dims = unbiased, keep_dims
 
     def __call__(self, input_x):
-        return reduce.std_mean(input_x, self.axis or None, int(self.unbiased), self.keep_dims)
+        return spread.std_mean(input_x, self.axis or None, int(self.unbiased), self.keep_dims)
 
 
 _ARG_DOC = """Index of the {extreme} along ``axis``.

@@ -64,8 +64,13 @@ class BuiltinSampler:
         return count if self.num_samples in (None, 0) else min(count, self.num_samples)
 
     # -- engine interface -------------------------------------------------------------------------
+    def _check_settings(self):
+        """Settings MindSpore 2.10 accepts when the sampler is made and refuses when the pipeline runs or is sized
+        (a RuntimeError then): none unless a sampler says so."""
+
     def count(self, n):
         """Rows this sampler yields for a source of ``n`` rows."""
+        self._check_settings()
         if self.child_sampler is not None:
             n = self.child_sampler.count(n)
         return self._count(n)
@@ -76,6 +81,7 @@ class BuiltinSampler:
         ``pass_key`` is ``(dataset seed, pass number)`` where the engine knows it: samplers that
         reproduce MindSpore's own order (Random- and DistributedSampler) use it, not ``rng``.
         """
+        self._check_settings()
         if self.child_sampler is None:
             return np.asarray(self._keyed_indices(n, rng, pass_key), dtype=np.int64)
         base = self.child_sampler.indices(n, rng, pass_key)
@@ -161,15 +167,7 @@ class DistributedSampler(BuiltinSampler):
     def _shuffles(self):
         return self.shuffle
 
-    def count(self, n):
-        self._check_shard()
-        return super().count(n)
-
-    def indices(self, n, rng, pass_key=None):
-        self._check_shard()
-        return super().indices(n, rng, pass_key)
-
-    def _check_shard(self):
+    def _check_settings(self):
         if self.shard_id >= self.num_shards:
             raise RuntimeError(f"DistributedSampler: shard_id must be in range [0, {self.num_shards}), but got: "
                                f"{self.shard_id}")
@@ -269,15 +267,7 @@ class WeightedRandomSampler(BuiltinSampler):
         check.boolean("WeightedRandomSampler", "replacement", replacement)
         self.weights, self.replacement = weights, replacement
 
-    def count(self, n):
-        self._check_weights()
-        return super().count(n)
-
-    def indices(self, n, rng, pass_key=None):
-        self._check_weights()
-        return super().indices(n, rng, pass_key)
-
-    def _check_weights(self):
+    def _check_settings(self):
         # As MindSpore 2.10: weights are checked when the pipeline runs or is sized (a RuntimeError)
         if len(self.weights) == 0:
             raise RuntimeError("WeightedRandomSampler: weights vector must not be empty")

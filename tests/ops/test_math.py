@@ -14,7 +14,8 @@ import pytest
 import scipy.special as special
 
 import sporax as ms
-from sporax import Tensor, nn, ops
+from sporax import Tensor, mint, nn, ops
+from sporax import numpy as mnp
 from sporax.core import dtype as mstype
 
 RNG = np.random.default_rng(0)
@@ -254,3 +255,33 @@ def test_scalar_results_are_tensors():
     result = ops.exp(Tensor(1.0))
     assert result.shape == ()
     assert pymath.isclose(float(result.asnumpy()), pymath.e, rel_tol=1e-6)
+
+
+def test_exp2_of_float16_is_rounded_once_as_mindspore():
+    # MindSpore 2.10 computes Float16 exp2 in Float32 (its docstring example prints 8. for 2 ** 3; XLA's own
+    # Float16 exp2 gave 8.01, and 7.477 for 2 ** 2.9004 where the rounded answer is 7.465)
+    x = np.array([0, 1, 3, 4, 2.900390625, -1.5], np.float16)
+    expected = np.exp2(x.astype(np.float32)).astype(np.float16)
+    for face in (ops.exp2, mint.exp2, mnp.exp2, lambda t: t.exp2()):
+        got = face(Tensor(x))
+        assert got.dtype == ms.float16
+        np.testing.assert_array_equal(got.asnumpy(), expected)
+    np.testing.assert_array_equal(ms.jit(ops.exp2)(Tensor(x)).asnumpy(), expected)
+
+
+@pytest.mark.parametrize("face", ["mint.add", "mint.sub", "Tensor.add", "Tensor.sub"])
+def test_alpha_keeps_the_operands_common_dtype(face):
+    # MindSpore 2.10 (recorded): Float16 (3,) with an Int32 0-d Tensor and alpha=0.5 stays Float16; Int32 with
+    # Int32 and alpha=2.5 becomes Float32; Float16 with an Int64 (3,) Tensor and alpha=2 stays Float16
+    function = {"mint.add": mint.add, "mint.sub": mint.sub, "Tensor.add": Tensor.add, "Tensor.sub": Tensor.sub}[face]
+    sign = 1 if face.endswith("add") else -1
+    x16 = Tensor(np.array([4, 5, 6], np.float16))
+    got = function(x16, Tensor(1, ms.int32), alpha=0.5)
+    assert got.dtype == ms.float16
+    np.testing.assert_array_equal(got.asnumpy(), np.array([4, 5, 6]) + sign * 0.5)
+    got = function(x16, Tensor([1, 2, 3], ms.int64), alpha=2)
+    assert got.dtype == ms.float16
+    np.testing.assert_array_equal(got.asnumpy(), np.array([4, 5, 6]) + sign * np.array([2, 4, 6]))
+    got = function(Tensor([4, 5, 6], ms.int32), Tensor([1, 1, 1], ms.int32), alpha=2.5)
+    assert got.dtype == ms.float32
+    np.testing.assert_array_equal(got.asnumpy(), np.array([4, 5, 6]) + sign * 2.5)

@@ -2,11 +2,12 @@
 import jax.numpy as jnp
 
 from sporax.numpy.dispatch import cast, table
+from sporax.ops.functional.math import exp2_array
 
 _UNARY = {
     "abs": jnp.abs, "absolute": jnp.absolute, "arccosh": jnp.arccosh, "arcsin": jnp.arcsin, "arcsinh": jnp.arcsinh,
     "arctan": jnp.arctan, "arctanh": jnp.arctanh, "bitwise_not": jnp.bitwise_not, "cbrt": jnp.cbrt,
-    "ceil": jnp.ceil, "cos": jnp.cos, "cosh": jnp.cosh, "deg2rad": jnp.deg2rad, "exp": jnp.exp, "exp2": jnp.exp2,
+    "ceil": jnp.ceil, "cos": jnp.cos, "cosh": jnp.cosh, "deg2rad": jnp.deg2rad, "exp": jnp.exp, "exp2": exp2_array,
     "expm1": jnp.expm1, "fabs": jnp.fabs, "floor": jnp.floor, "invert": jnp.invert, "isfinite": jnp.isfinite,
     "isinf": jnp.isinf, "isnan": jnp.isnan, "log": jnp.log, "log10": jnp.log10, "log1p": jnp.log1p,
     "log2": jnp.log2, "rad2deg": jnp.rad2deg, "radians": jnp.radians, "reciprocal": jnp.reciprocal,

@@ -266,6 +266,27 @@ def promoted_arrays(op_name, names, values):
     return operands, dtype
 
 
+def alpha_scaled(op_name, input, other, alpha):
+    """``alpha * other`` for ``input + alpha * other`` (MindSpore 2.10's AddExt and SubExt: ``mint.add``/``mint.sub``,
+    ``x.add``/``x.sub`` with ``alpha``): computed in the operands' common dtype lifted only to ``alpha``'s kind, so
+    the sum keeps that dtype (Float16 - 0.5 * Int32 is Float16, Int32 - 2.5 * Int32 is Float32). Two Bool operands
+    take ``alpha`` as a Bool (``x or (alpha and y)``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> alpha_scaled("sub", Tensor(np.ones(2, np.float16)), Tensor(3, np.int32), 0.5).asnumpy().dtype.name
+        'float16'
+    """
+    if alpha == 1:
+        return other
+    _, b, dtype = binary_arrays(op_name, input, other)
+    if dtype == np.bool_:
+        return wrap(jnp.logical_and(jnp.asarray(b, dtype), bool(alpha)))
+    dtype = scalar_result_dtype(dtype, alpha)
+    return wrap(jnp.multiply(jnp.asarray(b, dtype), jnp.asarray(alpha, dtype)))
+
+
 def binary_operands(op_name, input, other, input_name="input", other_name="other"):
     """Operands of a binary op, cast to MindSpore's common dtype: ``(a, b)``.
 

@@ -21,6 +21,7 @@ import numbers
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import alpha_scaled
 from sporax.ops.face_adapters import storing
 from sporax.ops.face_runners import lowered_runner, random_runner, runner
 from sporax.ops.op_table import INT_TUPLE, SCALAR
@@ -88,7 +89,7 @@ def spelled(entry, spelling):
         >>> amax(Tensor([[1.0, 3.0]]), dim=1).asnumpy().tolist()
         [3.0]
     """
-    namespace = {"_target": entry.method_face, "mstype": mstype}
+    namespace = {"_target": entry.method_face, "mstype": mstype, "alpha_scaled": alpha_scaled}
     exec(compile(f"def {spelling.name}({spelling.parameters}): pass", "<spelling>", "exec"), namespace)
     own = inspect.signature(namespace.pop(spelling.name)).parameters
     given = dict(spelling.arguments)

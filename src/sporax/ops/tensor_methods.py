@@ -19,6 +19,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_transposed, _matrix_transposed,
                                      _new, _transposed, broadcast_to, chunk, expand_as, flatten, new_full, permute,
                                      repeat, reshape, resize, split, squeeze, t, tile, transpose, unsqueeze, view)
+from sporax.ops._dispatch import alpha_scaled
 from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
 from sporax.ops.tensor_support import functional, _cast, _find, _no_more, _pick, wrap
@@ -142,16 +143,12 @@ def cumsum(self, *args, **kwargs):
 def add(self, other, *, alpha=1):
     """``x.add(y, alpha=1)``: ``x + alpha * y`` through ``ops.add``'s method face (MindSpore 2.10's AddExt: two Bool
     operands give Bool, ``alpha`` taken as a Bool: ``x or (alpha and y)``)."""
-    if alpha != 1:
-        if self.dtype == mstype.bool_ and (isinstance(other, bool) or getattr(other, "dtype", None) == mstype.bool_):
-            other = functional.logical_and(other, bool(alpha))
-        else:
-            other = functional.mul(other, alpha)
-    return functional.add.entry.method_face(self, other)
+    return functional.add.entry.method_face(self, alpha_scaled("add", self, other, alpha))
 
 
 def sub(self, other, *, alpha=1):
-    return functional.sub(self, other if alpha == 1 else functional.mul(other, alpha))
+    """``x.sub(y, alpha=1)``: ``x - alpha * y`` in the operands' common dtype (``alpha`` lifts only the kind)."""
+    return functional.sub(self, alpha_scaled("sub", self, other, alpha))
 
 
 def subtract(input, other, *, alpha=1):  # ``input``: the op's own method signature

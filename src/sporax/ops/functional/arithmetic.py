@@ -106,9 +106,7 @@ def _xdivy_reference(x, y):
 
 # --- binary arithmetic ------------------------------------------------------------------------
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", aliases=("tensor_add",), position_wise=True,
-    mint=spelling("add", "input, other, *, alpha=1",  # Bool operands: alpha as a Bool (AddExt)
-                  other="other if alpha == 1 else other * (bool(alpha) if input.dtype == getattr(other, 'dtype', None)"
-                        " == mstype.bool_ else alpha)"),
+    mint=spelling("add", "input, other, *, alpha=1", other="alpha_scaled('add', input, other, alpha)"),
     samples=binary(), primitive_check=_check_add,
     reference=np.add)
 def add(input, other):
@@ -118,7 +116,7 @@ def add(input, other):
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="Sub", samples=binary(), reference=np.subtract,
-    mint=spelling("sub", "input, other, *, alpha=1", other="other if alpha == 1 else other * alpha"))
+    mint=spelling("sub", "input, other, *, alpha=1", other="alpha_scaled('sub', input, other, alpha)"))
 def sub(input, other):
     """Return ``input - other``."""
     return jnp.subtract(input, other)

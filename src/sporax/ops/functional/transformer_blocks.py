@@ -382,7 +382,9 @@ def _no_repeat_ngram_reference(state_seq, log_probs, ngram_size=1):
 
 def _no_repeat_ngram_samples(dtype):
     tokens = np.array([[[1, 2, 1, 2, 1], [3, 3, 3, 0, 3]]], np.int32)
-    scores = np.zeros((1, 2, 5), np.float32)  # -FLT_MAX is -inf in half precision: Float32 alone
+    # Float32 alone: the reference sees Float64 scores, and each dtype's own lowest value is pinned in
+    # tests/ops/test_no_repeat_ngram.py
+    scores = np.zeros((1, 2, 5), np.float32)
     return [Sample((tokens, scores), {"ngram_size": 2}), Sample((tokens, scores), {"ngram_size": 3})] \
         if dtype == "float32" else []
 
@@ -390,7 +392,7 @@ def _no_repeat_ngram_samples(dtype):
 @op(inputs=("state_seq", "log_probs"), input_dtypes={"state_seq": ANY}, grad_check=False,
     samples=_no_repeat_ngram_samples, reference=_no_repeat_ngram_reference)
 def no_repeat_ngram(state_seq, log_probs, ngram_size=1):
-    """``NoRepeatNGram``: ``log_probs`` (batch, beam, vocab) with ``-FLT_MAX`` at each token that would repeat an
+    """``NoRepeatNGram``: ``log_probs`` (batch, beam, vocab) with its dtype's lowest value at each token that would repeat an
     n-gram of ``state_seq`` (batch, beam, seq_len): wherever the ``ngram_size - 1`` tokens before a position equal
     the sequence's last ``ngram_size - 1`` tokens, the token at that position is banned."""
     if state_seq.ndim != 3 or log_probs.ndim != 3:
@@ -406,4 +408,5 @@ def no_repeat_ngram(state_seq, log_probs, ngram_size=1):
         match = jnp.all(state_seq[..., start:start + n - 1] == tail, axis=-1, keepdims=True)
         hit = jnp.arange(vocab) == state_seq[..., start + n - 1:start + n]
         banned = banned | (match & hit)
-    return jnp.where(banned, jnp.asarray(-3.4028235e+38, log_probs.dtype), log_probs)
+    # MindSpore 2.10 writes the dtype's lowest value (Float16 -65504, Float64 -1.797e308; recorded), not -inf
+    return jnp.where(banned, jnp.asarray(jnp.finfo(log_probs.dtype).min, log_probs.dtype), log_probs)

@@ -91,13 +91,13 @@ def _check_approximate_equal(x, y, tolerance=1e-05):
 
 
 def _check_approximate_equal_dtypes(x, y, *settings):
-    """MindSpore 2.10's ApproximateEqual takes Float16/32/64 operands alone (Int, Bool, BFloat16: its TypeError);
+    """MindSpore 2.10's ApproximateEqual promotes its operands to their common dtype first (Int32 with Float32
+    compares as Float32), then takes Float16/32/64 alone (Int, Bool, BFloat16: its TypeError, naming x1);
     ``Tensor.approximate_equal`` computes the others (its composite)."""
-    for argument, array in (("x1", x), ("x2", y)):
-        got = str(from_numpy_dtype(array.dtype))
-        if got not in ("Float16", "Float32", "Float64"):
-            raise TypeError(f"For primitive[ApproximateEqual], the input argument[{argument}] must be a type of "
-                            f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
+    got = str(from_numpy_dtype(promote_types(x.dtype, y.dtype)))
+    if got not in ("Float16", "Float32", "Float64"):
+        raise TypeError("For primitive[ApproximateEqual], the input argument[x1] must be a type of "
+                        f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
 
 
 @op(inputs=("x", "y"), dtypes=ANY, primitive="ApproximateEqual", primitive_attrs=("tolerance",),

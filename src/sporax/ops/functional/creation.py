@@ -65,7 +65,7 @@ def ones(shape, dtype=None):
     return jnp.ones(output_shape("ones", "shape", shape, target), target)
 
 
-@op(mint=("zeros", spelling("empty", "*size, dtype=None, device=None", unused="device",
+@op(mint=(spelling("zeros", "size, *, dtype=None"), spelling("empty", "*size, dtype=None, device=None", unused="device",
                             size="size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size")),
     inputs=(), dtypes=CREATION, primitive="Zeros", inline=True, grad_check=False,
     samples=_created({"size": (2, 3)}, {"size": 4}), reference=lambda size, dtype=None: np.zeros(size))

@@ -44,3 +44,13 @@ def test_promoted_integer_operands_are_refused_as_their_common_dtype():
     with pytest.raises(TypeError, match=r"argument\[x1\] must be a type of .*but got Tensor\[Int16\]"):
         ops.ApproximateEqual(1.5)(x, y)
     assert x.approximate_equal(y, 1.5).asnumpy().tolist() == [True, True]
+
+
+def test_python_number_operands_are_zero_dimensional():
+    # MindSpore 2.10 (recorded): a Python number is a 0-d operand, compared against a 0-d Tensor and refused by the
+    # shape check against any other
+    assert bool(ops.approximate_equal(Tensor(1.0), 2.0, 1.5)) is True
+    assert bool(ops.ApproximateEqual(1.5)(Tensor(1.0), 2.0)) is True
+    assert bool(ops.approximate_equal(2.0, Tensor(1.0), 1.5)) is True
+    with pytest.raises(RuntimeError, match=r"'x1' shape: \(2,\), 'x2' shape: \(\)"):
+        ops.approximate_equal(Tensor(np.array([1.0, 2.0], np.float32)), 2.0)

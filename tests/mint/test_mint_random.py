@@ -60,3 +60,10 @@ def test_mint_zeros_takes_one_positional_argument():
         mint.zeros((2, 3), ms.float16)
     assert mint.zeros((2, 3), dtype=ms.float16).dtype == ms.float16
     assert ops.zeros((2, 3), ms.float16).dtype == ms.float16
+
+
+def test_mint_empty_refuses_arguments_after_a_size_tuple():
+    # MindSpore 2.10 (recorded): mint.empty((2, 3), mindspore.float16) -> TypeError "empty() got extra positional args."
+    with pytest.raises(TypeError, match=r"empty\(\) got extra positional args"):
+        mint.empty((2, 3), ms.float16)
+    assert mint.empty((2, 3), dtype=ms.float16).shape == (2, 3) and mint.empty(2, 3).shape == (2, 3)

@@ -70,6 +70,27 @@ def test_register_saved_tensors_hooks_under_jit():
     np.testing.assert_allclose(dy.asnumpy(), 3 * X)
 
 
+def test_register_saved_tensors_hooks_is_graph_only():
+    # MindSpore 2.10 (recorded): the decorator's hooks run in graphs alone; a PyNative call (here a Cell's construct
+    # and a plain function) packs nothing and its gradients are the plain ones
+    packed = []
+
+    @ms.register_saved_tensors_hooks(lambda t: packed.append(t) or t * 3, lambda t: t)
+    def forward(x, y):
+        return x * y
+
+    class Product(ms.nn.Cell):
+        construct = staticmethod(forward)
+
+    for function in (forward, Product()):
+        _, (dx, dy) = ms.value_and_grad(function, grad_position=(0, 1))(Tensor(X), Tensor(W))
+        np.testing.assert_allclose(dx.asnumpy(), W)
+        np.testing.assert_allclose(dy.asnumpy(), X)
+    assert packed == []
+    _, (dx, _) = ms.value_and_grad(ms.jit(forward), grad_position=(0, 1))(Tensor(X), Tensor(W))
+    np.testing.assert_allclose(dx.asnumpy(), 3 * W)
+
+
 def test_bad_hooks():
     with pytest.raises(TypeError, match="'pack_hook' must be callable"):
         ms.saved_tensors_hooks(1, lambda t: t)

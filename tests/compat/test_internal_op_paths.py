@@ -53,6 +53,18 @@ def test_generated_names_are_the_public_functions(hook):
     assert bool(functional_overload.any(Tensor(np.array([False, True])))) is True
 
 
+def test_auto_generate_kthvalue_is_served(hook):
+    """MindSpore 2.10's kthvalue docstring example imports it from ``mindspore.ops.auto_generate`` (recorded there:
+    ``kthvalue(input, k, dim=-1, keepdim=False)``; its kernel is Ascend-only, the values are the k-th smallest)."""
+    from mindspore import Tensor
+    from mindspore.ops.auto_generate import kthvalue
+
+    x = Tensor(np.array([[1.01, 2.02, 3.03], [1.04, 2.05, 3.06]], np.float32))
+    values, indices = kthvalue(x, 2, 1, False)
+    np.testing.assert_allclose(values.asnumpy(), [2.02, 2.05], rtol=1e-6)
+    assert indices.asnumpy().tolist() == [1, 1]
+
+
 def test_every_named_row_resolves():
     from sporax.compat.table import NAMES
     import importlib

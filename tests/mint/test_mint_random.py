@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import mint
+from sporax import mint, ops
 
 
 def _draw():
@@ -42,3 +42,28 @@ def test_a_generator_is_refused_by_name_and_multinomial_gives_int64():
         with pytest.raises(NotImplementedError, match=f"mint.{sampler.__name__}: a 'generator'.*set_seed"):
             sampler(*arguments, generator=object())
     assert mint.multinomial(ms.Tensor([0.5, 0.5]), 2).dtype == ms.int64
+
+
+@pytest.mark.parametrize("name", ["rand", "randn"])
+def test_a_leading_size_tuple_ignores_the_positional_arguments_after_it(name):
+    # MindSpore 2.10 (recorded): mint.randn((1, 2, 4, 4, 5), ms.float32) has shape (1, 2, 4, 4, 5);
+    # mint.rand((2, 3), ms.float16) is Float32 (rand_ext takes size[0] and drops the rest)
+    sample = getattr(mint, name)
+    assert sample((1, 2, 4, 4, 5), ms.float32).shape == (1, 2, 4, 4, 5)
+    assert sample([2, 3], ms.float16).dtype == ms.float32
+    assert sample(2, 3, dtype=ms.float16).dtype == ms.float16
+
+
+def test_mint_zeros_takes_one_positional_argument():
+    # MindSpore 2.10: mint.zeros(size, *, dtype=None), like mint.ones; ops.zeros takes dtype positionally
+    with pytest.raises(TypeError, match=r"zeros\(\) takes 1 positional argument but 2 were given"):
+        mint.zeros((2, 3), ms.float16)
+    assert mint.zeros((2, 3), dtype=ms.float16).dtype == ms.float16
+    assert ops.zeros((2, 3), ms.float16).dtype == ms.float16
+
+
+def test_mint_empty_refuses_arguments_after_a_size_tuple():
+    # MindSpore 2.10 (recorded): mint.empty((2, 3), mindspore.float16) -> TypeError "empty() got extra positional args."
+    with pytest.raises(TypeError, match=r"empty\(\) got extra positional args"):
+        mint.empty((2, 3), ms.float16)
+    assert mint.empty((2, 3), dtype=ms.float16).shape == (2, 3) and mint.empty(2, 3).shape == (2, 3)

@@ -28,3 +28,29 @@ def test_mixed_float_precisions_compare():
     left = np.array([1.0, 2.0, 3.0], np.float16)
     right = np.array([1.2, 2.5, 3.0], np.float32)
     assert ops.approximate_equal(Tensor(left), Tensor(right), 0.3).asnumpy().tolist() == [True, False, True]
+
+
+@pytest.mark.parametrize("left, right", [("int32", "float32"), ("bool", "float32"), ("float32", "int64"),
+                                         ("int32", "float16")])
+def test_operands_are_promoted_before_the_float_check(left, right):
+    # MindSpore 2.10 (recorded): Int32 with Float32 compares in Float32, on the function and the Primitive
+    x, y = Tensor(np.array([1, 2, 3], left)), Tensor(np.array([2, 4, 6], right))
+    assert ops.approximate_equal(x, y, 1.5).asnumpy().tolist() == [True, False, False]
+    assert ops.ApproximateEqual(1.5)(x, y).asnumpy().tolist() == [True, False, False]
+
+
+def test_promoted_integer_operands_are_refused_as_their_common_dtype():
+    x, y = Tensor(np.array([1, 2], np.int8)), Tensor(np.array([1, 2], np.uint8))
+    with pytest.raises(TypeError, match=r"argument\[x1\] must be a type of .*but got Tensor\[Int16\]"):
+        ops.ApproximateEqual(1.5)(x, y)
+    assert x.approximate_equal(y, 1.5).asnumpy().tolist() == [True, True]
+
+
+def test_python_number_operands_are_zero_dimensional():
+    # MindSpore 2.10 (recorded): a Python number is a 0-d operand, compared against a 0-d Tensor and refused by the
+    # shape check against any other
+    assert bool(ops.approximate_equal(Tensor(1.0), 2.0, 1.5)) is True
+    assert bool(ops.ApproximateEqual(1.5)(Tensor(1.0), 2.0)) is True
+    assert bool(ops.approximate_equal(2.0, Tensor(1.0), 1.5)) is True
+    with pytest.raises(RuntimeError, match=r"'x1' shape: \(2,\), 'x2' shape: \(\)"):
+        ops.approximate_equal(Tensor(np.array([1.0, 2.0], np.float32)), 2.0)

@@ -89,8 +89,13 @@ def test_errors(tmp_path):
         ops.CustomOpBuilder("x_ops", [SOURCE], backend="Ascend")
     with pytest.raises(NotImplementedError, match="enable_atb"):
         ops.CustomOpBuilder("x_ops", [SOURCE], enable_atb=True)
-    with pytest.raises(ValueError, match="does not exist"):
-        ops.CustomOpBuilder("x_ops", [str(tmp_path / "missing.cpp")])
+    # MindSpore 2.10 (recorded): a missing source or op_def file is a FileNotFoundError of load(), not of the
+    # construction ("[Errno 2] No such file or directory: './no_such.cpp'"; op_def: "File not found: ...")
+    missing = ops.CustomOpBuilder("x_ops", [str(tmp_path / "missing.cpp")])
+    with pytest.raises(FileNotFoundError, match="missing.cpp"):
+        missing.load()
+    with pytest.raises(FileNotFoundError, match="op_def file.*nodef.yaml"):
+        ops.CustomOpBuilder("x_ops", [str(tmp_path / "missing.cpp")], op_def=str(tmp_path / "nodef.yaml")).build()
     with pytest.raises(TypeError, match="unexpected keyword"):
         ops.CustomOpBuilder("x_ops", [SOURCE], optimise=True)
     broken = tmp_path / "broken.cpp"

@@ -469,3 +469,14 @@ def test_repeat_needs_a_repeat_per_dimension_as_mindspore():
         sporax.jit(lambda t: t.repeat((4,)))(x)
     check(x.repeat(2, 1, 1), np.tile(x.asnumpy(), (2, 1, 1)))
     assert x.repeat(1, 2, 1, 1).shape == (1, 2, 2, 3)
+
+
+def test_repeat_interleave_method_spells_the_axis_dim():
+    # MindSpore 2.10: Tensor.repeat_interleave(repeats, dim=None, *, output_size=None); axis= is a TypeError there
+    x = Tensor(np.array([[0, 1, 2], [3, 4, 5]], np.int32))
+    assert x.repeat_interleave(repeats=2, dim=0, output_size=None).asnumpy().tolist() == [
+        [0, 1, 2], [0, 1, 2], [3, 4, 5], [3, 4, 5]]
+    assert x.repeat_interleave(2, 1).asnumpy().tolist() == [[0, 0, 1, 1, 2, 2], [3, 3, 4, 4, 5, 5]]
+    assert x.repeat_interleave(2).shape == (12,)
+    with pytest.raises(TypeError):
+        x.repeat_interleave(2, axis=0)

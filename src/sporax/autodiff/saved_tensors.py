@@ -23,9 +23,11 @@ import threading
 
 import jax
 
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.discovery import hooks_changed
 from sporax.state.fallback import ExplainedFallback, compiling_pynative
+from sporax.state.scope import in_compiled_trace
 
 _active = threading.local()
 
@@ -163,7 +165,8 @@ class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
 def register_saved_tensors_hooks(pack_hook, unpack_hook):
     """Decorator: run the function with ``saved_tensors_hooks(pack_hook, unpack_hook)`` active.
 
-    MindSpore's GRAPH-mode form of :class:`saved_tensors_hooks`; the hooks run on the traced values.
+    MindSpore's GRAPH-mode form of :class:`saved_tensors_hooks`: the hooks run on the traced values, inside an
+    ``ms.jit`` function or in GRAPH_MODE; a PyNative call runs the function without them, as in MindSpore.
 
     Args:
         pack_hook (Callable): ``pack_hook(tensor) -> Any``.
@@ -183,6 +186,10 @@ def register_saved_tensors_hooks(pack_hook, unpack_hook):
     def decorator(function):
         @functools.wraps(function)
         def hooked(*args, **kwargs):
+            # MindSpore 2.10 applies the decorator's hooks in graphs alone (an ``ms.jit`` function, GRAPH_MODE):
+            # a PyNative call runs the function with no hooks (the ``with`` form is PyNative's)
+            if not (in_compiled_trace() or get_mode() == GRAPH_MODE):
+                return function(*args, **kwargs)
             with saved_tensors_hooks(pack_hook, unpack_hook):
                 return function(*args, **kwargs)
 

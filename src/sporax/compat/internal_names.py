@@ -36,7 +36,7 @@ _AUTO_GENERATE_NAMES = {
         acos_ext acosh_ext argmax_ext argmin_ext argsort_ext asin_ext asinh_ext atan2_ext atan_ext
         batch_norm_elemt batch_norm_gather_stats_with_counts batch_norm_stats bincount_ext bmm_ext
         broadcast_to_view clone conv_tbc cummin_ext cumsum_ext diag_ext frac_ext histc_ext
-        index_select_ext isneginf_ext log10_ext log2_ext logaddexp_ext logsumexp_ext mm_ext
+        index_select_ext isneginf_ext kthvalue log10_ext log2_ext logaddexp_ext logsumexp_ext mm_ext
         narrow_view npu_gelu outer_ext select_ext_view stack_ext topk_ext trace_ext
         transpose_ext_view triangular_solve vdot"""),
     **_public_spellings("sporax.mint.nn.functional", """

@@ -6,6 +6,7 @@ As in MindSpore, such an operator has no backward: gradients through it are zero
 Inside compiled code (GRAPH mode, ``ms.jit``) an operator runs through ``jax.pure_callback``, its output
 shapes and dtypes found once per input signature by a run on zero-filled inputs.
 """
+import errno
 import importlib.util
 import os
 import shlex
@@ -71,16 +72,19 @@ class CustomOpBuilder:
         self.include_paths = _as_list("include_paths", include_paths)
         self.cflags, self.ldflags = cflags, ldflags
         self.build_dir = kwargs.pop("build_dir", None)
-        for option in ("op_def", "op_doc"):
-            for path in _as_list(option, kwargs.pop(option, None)):
-                if not os.path.isfile(path):
-                    raise ValueError(f"For 'CustomOpBuilder', the '{option}' file {path!r} does not exist.")
+        self._op_files = [(option, _as_list(option, kwargs.pop(option, None))) for option in ("op_def", "op_doc")]
         if kwargs:
             raise TypeError(f"CustomOpBuilder got unexpected keyword arguments {sorted(kwargs)}; it takes "
                             "build_dir, op_def, op_doc, enable_atb and enable_asdsip.")
-        for source in self.sources:
-            if not os.path.isfile(source):
-                raise ValueError(f"For 'CustomOpBuilder', the source file {source!r} does not exist.")
+
+    def _check_files(self):
+        """MindSpore 2.10 looks for the files when it builds (``load``), not at construction: a FileNotFoundError
+        for a missing op_def file, then for a missing source."""
+        (_, op_def), (_, op_doc) = self._op_files
+        for kind, paths in (("op_def file", op_def), ("C++ source file", self.sources), ("op_doc file", op_doc)):
+            for path in paths:
+                if not os.path.isfile(path):
+                    raise FileNotFoundError(errno.ENOENT, f"For 'CustomOpBuilder', no such {kind}", path)
 
     def get_sources(self):
         """The source files to compile (absolute paths)."""
@@ -116,6 +120,7 @@ class CustomOpBuilder:
     def build(self):
         """Compile the sources into ``build_dir``; reuse an earlier library built from the same sources,
         headers and flags. Returns the library's path."""
+        self._check_files()
         command = ([native_build.find_compiler("CustomOpBuilder")] + self.get_cflags()
                    + [f"-I{path}" for path in self.get_include_paths()] + self.get_sources() + self.get_ldflags())
         return native_build.build_library(

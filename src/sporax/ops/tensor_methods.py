@@ -18,7 +18,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_transposed, _matrix_transposed,
                                      _new, _transposed, broadcast_to, chunk, expand_as, flatten, new_full, permute,
-                                     repeat, reshape, resize, split, squeeze, t, tile, transpose, unsqueeze, view)
+                                     repeat, repeat_interleave, reshape, resize, split, squeeze, t, tile, transpose,
+                                     unsqueeze, view)
 from sporax.ops._dispatch import alpha_scaled
 from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
@@ -379,7 +380,8 @@ _ADAPTED = {
 }
 
 # Methods whose dtype rule or keyword forms differ from their op's (installed over the op table's own method faces).
-_DIVERGENT = {"subtract": subtract, "trace": trace, "remainder": remainder}
+_DIVERGENT = {"subtract": subtract, "trace": trace, "remainder": remainder,
+              "repeat_interleave": repeat_interleave}
 
 _PROPERTIES = {
     "T": _transposed, "mT": _matrix_transposed, "H": _conjugate_transposed, "mH": _matrix_conjugate_transposed,
@@ -393,7 +395,8 @@ _ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "
                 "gather_elements", "index_select", "split", "chunk", "scatter", "tile", "softmax", "where",
                 "round", "norm", "topk", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
                 "floor_divide", "remainder", "pow", "matmul", "neg", "abs", "equal", "not_equal", "gt", "ge",
-                "lt", "le", "unique", "median", "subtract", "trace", "logical_and", "logical_xor", "cast")
+                "lt", "le", "unique", "median", "subtract", "trace", "logical_and", "logical_xor", "cast",
+                "repeat_interleave")
 
 
 def _resolved(op_name):

@@ -170,6 +170,12 @@ def repeat(self, *repeats):
     return functional.tile(self, repeats)
 
 
+def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+    """``x.repeat_interleave(repeats, dim=None, *, output_size=None)``: MindSpore 2.10's method spells the axis
+    ``dim`` (``axis=`` is refused there); ``output_size`` (the total length, a hint for Ascend) is not needed."""
+    return functional.repeat_interleave(self, repeats, dim)
+
+
 def _new(fill):
     def method(self, size, *more, dtype=None):
         """A new tensor of ``size`` filled with ``fill`` (this tensor's dtype unless ``dtype``).

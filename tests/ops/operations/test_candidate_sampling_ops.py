@@ -75,3 +75,15 @@ def test_seeded_sampler_repeats_in_graph_mode():
         np.testing.assert_array_equal(cell(classes)[0].asnumpy(), other(classes)[0].asnumpy())
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_unique_sampler_removes_accidental_hits_when_enough_classes_remain():
+    # MindSpore 2.10 (recorded over seeds 1..29): UniformCandidateSampler(1, 4, True, 7, seed, True) never samples
+    # a true class of [[0], [1], [2]] (its expected counts count the rejected draws: 0.915111 at seed 1, 16 tries);
+    # with 5 to sample from the 4 other classes it keeps them ([0 4 5 1 6] at seed 1); non-unique never rejects
+    labels = Tensor(np.array([[0], [1], [2]], np.int32))
+    for seed in range(1, 11):
+        sampled = ops.UniformCandidateSampler(1, 4, True, 7, seed, True)(labels)[0]
+        assert not set(sampled.asnumpy().tolist()) & {0, 1, 2}
+    kept = [ops.UniformCandidateSampler(1, 5, True, 7, seed, True)(labels)[0].asnumpy() for seed in range(1, 4)]
+    assert all(set(sample.tolist()) & {0, 1, 2} for sample in kept)

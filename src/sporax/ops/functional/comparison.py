@@ -83,24 +83,31 @@ def _check_approximate_equal(x, y, tolerance=1e-05):
     if not isinstance(tolerance, float):
         raise TypeError("For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got type "
                         f"'{type(tolerance).__name__}'.")
-    if tuple(x.shape) != tuple(y.shape):
+    if np.shape(x) != np.shape(y):  # a Python number is a 0-d operand
         raise RuntimeError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But got 'x1' shape: "
-                           f"{tuple(x.shape)}, 'x2' shape: {tuple(y.shape)}.")
-    if x.ndim >= 8:
-        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: {x.ndim}")
+                           f"{np.shape(x)}, 'x2' shape: {np.shape(y)}.")
+    if np.ndim(x) >= 8:
+        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: {np.ndim(x)}")
+
+
+def _operand_dtype(value):
+    """A Tensor's dtype; a Python number's as MindSpore makes it a Tensor (Bool, Int64, Float32)."""
+    if hasattr(value, "dtype"):
+        return value.dtype
+    return np.dtype(bool if isinstance(value, bool) else np.int64 if isinstance(value, int) else np.float32)
 
 
 def _check_approximate_equal_dtypes(x, y, *settings):
-    """MindSpore 2.10's ApproximateEqual takes Float16/32/64 operands alone (Int, Bool, BFloat16: its TypeError);
+    """MindSpore 2.10's ApproximateEqual promotes its operands to their common dtype first (Int32 with Float32
+    compares as Float32), then takes Float16/32/64 alone (Int, Bool, BFloat16: its TypeError, naming x1);
     ``Tensor.approximate_equal`` computes the others (its composite)."""
-    for argument, array in (("x1", x), ("x2", y)):
-        got = str(from_numpy_dtype(array.dtype))
-        if got not in ("Float16", "Float32", "Float64"):
-            raise TypeError(f"For primitive[ApproximateEqual], the input argument[{argument}] must be a type of "
-                            f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
+    got = str(from_numpy_dtype(promote_types(_operand_dtype(x), _operand_dtype(y))))
+    if got not in ("Float16", "Float32", "Float64"):
+        raise TypeError("For primitive[ApproximateEqual], the input argument[x1] must be a type of "
+                        f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got Tensor[{got}].")
 
 
-@op(inputs=("x", "y"), dtypes=ANY, primitive="ApproximateEqual", primitive_attrs=("tolerance",),
+@op(inputs=("x", "y"), scalars=("x", "y"), dtypes=ANY, primitive="ApproximateEqual", primitive_attrs=("tolerance",),
     primitive_check=_check_approximate_equal_dtypes,
     method="approximate_equal", value_check=_check_approximate_equal, grad_check=False,
     samples=without(("bfloat16",), _near_pairs),
@@ -116,7 +123,7 @@ def approximate_equal(x, y, tolerance=1e-05):
         ...                       0.1).asnumpy().tolist()
         [False, True]
     """
-    dtype = promote_types(x.dtype, y.dtype)
+    dtype = promote_types(_operand_dtype(x), _operand_dtype(y))
     if dtype == jnp.bool_:
         dtype = jnp.int32  # Bools compare as 0 and 1 (MindSpore 2.10's Tensor.approximate_equal); XLA has no Bool minus
     return jnp.abs(x.astype(dtype) - y.astype(dtype)) < tolerance

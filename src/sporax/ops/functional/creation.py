@@ -65,8 +65,15 @@ def ones(shape, dtype=None):
     return jnp.ones(output_shape("ones", "shape", shape, target), target)
 
 
-@op(mint=("zeros", spelling("empty", "*size, dtype=None, device=None", unused="device",
-                            size="size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size")),
+def _empty_size(op_name, arg_name, size):
+    """mint.empty's sizes: ints, or one tuple/list alone (MindSpore 2.10's TypeError for anything after it)."""
+    if len(size) > 1 and isinstance(size[0], (tuple, list)):
+        raise TypeError(f"{op_name}() got extra positional args.")
+
+
+@op(mint=(spelling("zeros", "size, *, dtype=None"),
+          spelling("empty", "*size, dtype=None, device=None", unused="device", readers={"size": _empty_size},
+                   size="size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size")),
     inputs=(), dtypes=CREATION, primitive="Zeros", inline=True, grad_check=False,
     samples=_created({"size": (2, 3)}, {"size": 4}), reference=lambda size, dtype=None: np.zeros(size))
 def zeros(size, dtype=None):

@@ -277,8 +277,11 @@ def _float_samplers(name, draw, reference, distribution):
                     f"    Example:\n        >>> from sporax import Tensor, ops\n"
                     f"        >>> ops.{like_name}(Tensor([1.0, 2.0])).shape\n        (2,)\n")
     declare = functools.partial(op, dtypes=ANY, reference=reference, grad_check=False)
+    # mint's face takes its size from a leading tuple/list and ignores the positional arguments after it, as
+    # MindSpore 2.10's rand_ext/randn_ext do (``mint.randn((2, 3), mindspore.float16)`` is Float32)
     sized_spelling = spelling(name, "*size, generator=None, dtype=None, device=None", unused="device",
-                              unsupported=_GLOBAL_STREAM)
+                              unsupported=_GLOBAL_STREAM,
+                              size="(size[:1] if size and isinstance(size[0], (tuple, list)) else size)")
     like_spelling = spelling(like_name, "input, *, dtype=None, device=None", unused="device")
     return (declare(inputs=(), samples=samples.sized, mint=sized_spelling, random=_seeded(name))(sized),
             declare(inputs="input", samples=samples.like, mint=like_spelling, random=_seeded(like_name))(like))

@@ -242,7 +242,7 @@ def _numpy_repeat_interleave(input, repeats, axis=None):
 
 @op(mint=spelling("repeat_interleave", "input, repeats, dim=None, *, output_size=None", axis="dim",
                   unused="output_size"),
-    dtypes=ANY, method="repeat_interleave", reference=_numpy_repeat_interleave, grad_check=False,
+    dtypes=ANY, reference=_numpy_repeat_interleave, grad_check=False,
     samples=shaped(((2, 3), {"repeats": 2}), ((2, 3), {"repeats": (1, 0, 2), "axis": 1})))
 def repeat_interleave(input, repeats, axis=None):
     """Repeat each element ``repeats`` times along ``axis`` (over the flattened tensor if None)."""

@@ -26,10 +26,14 @@ from sporax.ops.operations.random_ops import _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, key):
+def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, key,
+                remove_accidental_hits=False):
     """TensorFlow's candidate sampling: ``(sampled, true_expected_count, sampled_expected_count)``, drawn on the
     device (one algorithm eagerly and under a trace, so a seed repeats it in both): duplicates are rejected in
-    a ``while_loop`` whose number of draws is a traced count, the output size staying fixed."""
+    a ``while_loop`` whose number of draws is a traced count, the output size staying fixed.
+
+    With ``unique`` and ``remove_accidental_hits`` the true classes are rejected too (each rejected draw counts
+    as a try), as MindSpore 2.10's UniformCandidateSampler does when enough other classes remain to sample."""
     if true_classes.ndim != 2 or true_classes.shape[1] != num_true:
         raise ValueError(f"For '{op_name}', 'true_classes' must be (batch, num_true={num_true}), but got shape "
                          f"{tuple(true_classes.shape)}.")
@@ -46,7 +50,11 @@ def _candidates(op_name, probability, true_classes, num_true, num_sampled, uniqu
             sampled = jnp.where(new, sampled.at[count].set(candidate), sampled)
             return key, sampled, seen.at[candidate].set(True), count + new.astype(jnp.int32), tries + 1
 
-        start = (key, jnp.zeros(num_sampled, jnp.int32), jnp.zeros(range_max, bool), jnp.int32(0), jnp.int32(0))
+        seen = jnp.zeros(range_max, bool)
+        if remove_accidental_hits:
+            truth = seen.at[true_classes.reshape(-1)].set(True, mode="drop")
+            seen = jnp.where(range_max - jnp.sum(truth) >= num_sampled, truth, seen)
+        start = (key, jnp.zeros(num_sampled, jnp.int32), seen, jnp.int32(0), jnp.int32(0))
         _, sampled, _, _, tries = jax.lax.while_loop(lambda state: state[3] < num_sampled, draw, start)
 
         def expected(p):
@@ -105,7 +113,7 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
         (3,)
     """
     return _candidates("uniform_candidate_sampler", _uniform(range_max), true_classes, num_true, num_sampled, unique,
-                       range_max, key)
+                       range_max, key, remove_accidental_hits)
 
 
 def _log_uniform(range_max):

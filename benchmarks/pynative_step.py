@@ -130,6 +130,8 @@ def ms_steps(ms, workload, mode):
         def step():
             return train(x, y)
 
+    weight = optimizer.parameters[0]
+
     def run(count):
         # The context mode is global: set it for this contender's round (sporax compiles per mode).
         ms.set_context(mode=ms.PYNATIVE_MODE if pynative else ms.GRAPH_MODE)
@@ -137,6 +139,9 @@ def ms_steps(ms, workload, mode):
         for _ in range(count):
             loss = step()
         loss.asnumpy()
+        # A Parameter read applies an update sporax holds back (sporax.state.deferred): the next contender's
+        # first program then does not fuse with another network's update (a pair compiled in a timed round).
+        weight.asnumpy()
     return run
 
 

@@ -43,6 +43,26 @@ def test_tiny_mlp_pynative_and_graph_train_alike():
     assert pynative[-1] < pynative[0]  # Momentum on a fixed batch lowers the loss
 
 
+def test_host_read_contender_reads_real_values_in_its_differentiated_function(monkeypatch):
+    # The "sporax PYN host read" contender measures PyNative's op-by-op path: the function it differentiates
+    # reads its loss on the host at every step, which sees the real (finite, scalar) value.
+    read = []
+    asnumpy = ms.Tensor.asnumpy
+
+    def recording(tensor):
+        value = asnumpy(tensor)
+        read.append(value)
+        return value
+
+    monkeypatch.setattr(ms.Tensor, "asnumpy", recording)
+    try:
+        pynative_step.ms_steps(ms, "tiny_mlp", "pynative-read")(3)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    losses = [value for value in read if value.shape == ()]
+    assert len(losses) == 4 and all(np.isfinite(losses))  # one a step, and the final sync
+
+
 def test_workloads_shapes():
     x, y = pynative_step.data("seed_mlp")
     assert x.shape == (64, 1, 28, 28) and y.dtype == np.int32 and y.max() < 10

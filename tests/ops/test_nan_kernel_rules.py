@@ -2,6 +2,7 @@
 
 Every expected value below was recorded from MindSpore 2.10 (CPU, PyNative); NaN is written ``NAN``.
 """
+import jax
 import numpy as np
 import pytest
 
@@ -227,6 +228,31 @@ def test_max_pool_folds_each_window_so_nan_wins_only_last():
 def test_max_pool_pad_mode_gives_nan_for_any_nan_in_the_window():
     result = nn.MaxPool2d(2, 2, pad_mode="pad", padding=1)(Tensor(POOL_INPUT)).asnumpy()
     np.testing.assert_array_equal(result, [[[[9.0, NAN, 2.0], [NAN, NAN, NAN], [NAN, NAN, 6.0]]]])
+
+
+def test_max_pool_rules_run_alike_op_by_op_and_compiled_and_an_eager_call_compiles_nothing():
+    # Op by op (PyNative) the NaN branch is taken in Python; in a compiled program it is a cond. A cond applied
+    # eagerly had been compiled again at every call (issue 26: ~60 ms each nn.MaxPool2d call in PyNative).
+    compiles = []
+
+    def listener(event, duration, **_):
+        if event.endswith("backend_compile_duration"):
+            compiles.append(event)
+
+    clean = np.nan_to_num(POOL_INPUT, nan=-1.0)
+    pools = (nn.MaxPool2d(2, 2), nn.MaxPool2d(2, 2, pad_mode="pad", padding=1))
+    for pool in pools:
+        for values in (POOL_INPUT, clean):
+            compiled = ms.jit(lambda a, pool=pool: pool(a))(Tensor(values)).asnumpy()
+            np.testing.assert_array_equal(pool(Tensor(values)).asnumpy(), compiled)
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        for pool in pools:
+            for values in (POOL_INPUT, clean):
+                pool(Tensor(values)).asnumpy()
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+    assert not compiles
 
 
 def test_functional_max_pool2d_passes_nan_over():

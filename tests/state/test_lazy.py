@@ -1,6 +1,7 @@
 """Lazy gradients (sporax.state.lazy): a PyNative gradient call returns pending Tensors; the optimizer
 given them runs gradient + update as one program; any other use runs the gradient program alone. Every
 order of use gives the values of the calls run at once (lazy gradients off), bit for bit, and GRAPH's."""
+import jax
 import numpy as np
 import pytest
 
@@ -272,6 +273,35 @@ def test_another_networks_held_back_update_does_not_leave_the_loop_unfused():
         first[1](grads)
         steps.append(type(grads[1]) is lazy.PendingTensor)
     assert steps == [False, True, True]
+
+
+def test_reading_gradients_or_applying_a_held_back_update_compiles_nothing_new():
+    # The gradient program run alone for a read, and an update applied on its own, are the programs each
+    # already ran alone at the pair's first occurrence: no new trace or compile (they ran in a context that
+    # changed their jit key: each was traced and compiled a second time, ~60 ms for the tiny MLP: issue 26).
+    compiles = []
+
+    def listener(event, duration, **_):
+        if event.endswith("backend_compile_duration"):
+            compiles.append(event)
+
+    lazy.set_enabled(True)
+    _, optimizer, grad_fn, _, x, y = build(5)  # a network of its own
+
+    def step(read):
+        (_, _), grads = grad_fn(x, y)
+        if read:
+            grads[0].asnumpy()  # the gradient program runs alone; the update is held back, applied on its own next
+        optimizer(grads)
+        return type(grads[1]) is lazy.PendingTensor  # the step ran fused
+
+    [step(False) for _ in range(4)]  # the pair's first occurrence ran each program alone, then fused
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        assert [step(index in (1, 3)) for index in range(6)] == [True, False, True, False, True, True]
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listener)
+    assert not compiles
 
 
 def test_gradients_read_before_every_update_stop_resuming():

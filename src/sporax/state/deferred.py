@@ -37,6 +37,7 @@ Example:
     >>> float((before - net.bias.asnumpy())[0])  # three updates of 0.5 * 1.0, read after the last
     1.5
 """
+import contextlib
 import threading
 
 import jax
@@ -59,6 +60,15 @@ MAX_FUSED_ELEMENTS = 1 << 18
 _settings = {"enabled": True}
 _lock = threading.RLock()  # a reader on another thread waits until the update is applied
 _pending = None  # the pending _Update
+
+
+def concrete():
+    """A context in which a program called now runs on its concrete inputs: ``jax.ensure_compile_time_eval``
+    inside a trace (a read inside some trace may apply a held-back call), nothing outside one. Outside a trace
+    the context would only change the jitted call's trace key (its ``eager_constant_folding``): the program
+    was then traced and compiled again, once inside the context and once outside, every time a loop took
+    the other path (issue 26: ~60 ms each time a PyNative loop followed another network's held-back update)."""
+    return jax.ensure_compile_time_eval() if jax_private.is_transforming() else contextlib.nullcontext()
 
 
 def set_enabled(enabled):
@@ -136,8 +146,7 @@ def flush(resumed=False):
         update.running = True
         update.program.unfused_updates += not resumed
         try:
-            # Concrete values even when a read inside some trace triggers the update.
-            with jax.ensure_compile_time_eval():
+            with concrete():  # concrete values even when a read inside some trace triggers the update
                 update.program.run(update.arrays, update.readonly)
         finally:
             _clear()

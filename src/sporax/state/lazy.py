@@ -171,8 +171,7 @@ def materialise(record):
     with _lock:
         if record.arrays is None:
             return
-        # Concrete values even when a read inside some trace needs them.
-        with jax.ensure_compile_time_eval():
+        with deferred.concrete():  # concrete values even when a read inside some trace needs them
             leaves, _ = record.program._donating([], record.readonly, record.arrays)
         record.leaves = list(leaves)
         record.arrays = record.readonly = None

@@ -34,3 +34,30 @@ def test_weighted_reductions_and_float16_input_match_mindspore():
     half = ms.Tensor(np.array([0.1, 0.2, 0.4], np.float16))
     out = _AbsoluteError()(half, half * 0)
     assert out.dtype == ms.float16 and out.asnumpy().item() == 0.2332763671875
+
+
+def test_python_weight_and_pynative_gradient_that_reads_values():
+    # A Python weight other than 1 scales in Float32, as a Tensor weight does.
+    x = ms.Tensor(np.array([0.1, 0.2, 0.7], np.float32))
+    assert _Weighted()(x, 0.1).asnumpy().item() == _Weighted()(x, ms.Tensor(np.float32(0.1))).asnumpy().item()
+    # A function that reads a value on the host runs op by op in PyNative (its Python sees real values);
+    # its loss and gradient are those of the compiled gradient, bit for bit.
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    loss_fn = nn.MSELoss()
+    target = ms.Tensor(np.array([0.5, -0.25, 1.5], np.float32))
+    seen = []
+
+    def reading(w):
+        loss = loss_fn(w * w, target)
+        seen.append(loss.asnumpy().item())
+        return loss
+
+    w = ms.Tensor(np.array([0.3, -1.1, 2.0], np.float32))
+    eager = ms.value_and_grad(reading)(w)
+    compiled = ms.value_and_grad(lambda v: loss_fn(v * v, target))(w)
+    assert seen == [eager[0].asnumpy().item()]
+    for a, b in zip(eager, compiled):
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    # d/dw mean((w^2 - t)^2) = 4 w (w^2 - t) / 3
+    expected = 4 * w.asnumpy() * (w.asnumpy() ** 2 - target.asnumpy()) / 3
+    np.testing.assert_allclose(eager[1].asnumpy(), expected, rtol=1e-6)

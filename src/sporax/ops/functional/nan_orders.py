@@ -287,5 +287,11 @@ def pooled_with_nan_rule(array, rule, pool, window_views, spatial_rank):
 
     # a sum is NaN where the input holds NaN (or +inf and -inf: the rule's branch, right there too), and is
     # cheaper than any(isnan) on XLA:CPU
-    value = jax.lax.cond(jnp.isnan(jnp.sum(data)), with_nan, lambda: jax.lax.stop_gradient(plain))
+    has_nan = jnp.isnan(jnp.sum(data))
+    if isinstance(has_nan, jax.core.Tracer):  # in a compiled program
+        value = jax.lax.cond(has_nan, with_nan, lambda: jax.lax.stop_gradient(plain))
+    else:
+        # Op by op (PyNative, its gradients included) the flag is known: a cond applied eagerly closes over this
+        # call's values and was compiled again at every call (issue 26: ~60 ms each nn.MaxPool2d call).
+        value = with_nan() if has_nan else jax.lax.stop_gradient(plain)
     return _differentiated_as(value, plain)

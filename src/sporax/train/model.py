@@ -127,6 +127,8 @@ class Model:
         self._loss_fn = loss_fn
         self._optimizer = optimizer
         self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        # An explicit loss_scale_manager=None turns the level's default scaling off (O2: no dynamic manager).
+        self._loss_scale_manager_given = "loss_scale_manager" in kwargs
         self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._amp_level = amp_level
         self._boost_level = kwargs.get("acc_level", boost_level)
@@ -164,7 +166,7 @@ class Model:
             return network if self._loss_fn is None else WithLossCell(network, self._loss_fn)
         if self._amp_level != "O0" or self._loss_scale_manager is not None or self._boost_level != "O0":
             options = {"keep_batchnorm_fp32": self._keep_bn_fp32}
-            if self._loss_scale_manager is not None:  # unset: the level's default manager
+            if self._loss_scale_manager_given:  # unset: the level's default manager
                 options["loss_scale_manager"] = self._loss_scale_manager
             return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
                                        boost_level=self._boost_level, **options)

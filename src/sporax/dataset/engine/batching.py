@@ -141,7 +141,8 @@ class BatchDataset(Dataset):
                 except (TypeError, ValueError) as exc:
                     raise runtime.user_error(f"batch operation's per_batch_map on input columns "
                                              f"{self.input_columns}", "batch", batch_num, exc) from None
-                _check_rows(array, len(inputs[0]) if inputs else None, self.output_columns[j])
+                if not isinstance(outputs[j], dict):  # a dict is one Python object for the whole batch
+                    _check_rows(array, len(inputs[0]) if inputs else None, self.output_columns[j])
             else:
                 array = self._stack(pieces, j, names[j])
             columns.append(_one_row(array))

@@ -172,7 +172,7 @@ def _check_cpu_loss_scale(manager):
     if isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
         return
     raise ValueError("Only `loss_scale_manager=None` or `loss_scale_manager=FixedLossScaleManager("
-                     "drop_overflow_update=False)`are supported on device `CPU`. \nOn CPU, build_train_network "
+                     "drop_overflow_update=False)`are supported on device `CPU`.\nOn CPU, build_train_network "
                      f"(and Model's amp_level/loss_scale_manager) got {type(manager).__name__}: pass "
                      "loss_scale_manager=None, FixedLossScaleManager(scale, drop_overflow_update=False), or "
                      "level 'O0'/'O1'/'O3' (no default loss scale).")

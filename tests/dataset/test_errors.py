@@ -236,3 +236,18 @@ def test_numpy_slices_of_empty_columns_is_a_runtime_error():
     for data in ({"x": []}, ([], [])):
         with pytest.raises(RuntimeError, match="no rows"):
             ds.NumpySlicesDataset(data, shuffle=False)
+
+
+@pytest.mark.parametrize("make, error, first_line", [
+    (lambda: ds.Cifar10Dataset("./no_such_folder"), ValueError,
+     "The folder ./no_such_folder does not exist or is not a directory or permission denied!"),
+    (lambda: ds.MnistDataset(None), TypeError,
+     "Argument dataset_dir with value None is not of type [<class 'str'>], but got <class 'NoneType'>."),
+    (lambda: ds.MnistDataset(3), TypeError,
+     "Argument dataset_dir with value 3 is not of type [<class 'str'>], but got <class 'int'>."),
+])
+def test_dataset_dir_errors_start_as_mindspore(make, error, first_line):
+    # recorded from MindSpore 2.10 (the tutorials' sampler page reads a CIFAR-10 folder that is not there)
+    with pytest.raises(error) as raised:
+        make()
+    assert str(raised.value).splitlines()[0] == first_line

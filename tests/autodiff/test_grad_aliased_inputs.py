@@ -99,3 +99,37 @@ def test_one_tensor_at_two_positions_of_a_product_per_mode():
         context.set_context(mode=context.PYNATIVE_MODE)
     np.testing.assert_allclose(first.asnumpy(), [1.0, 4.0, 9.0])
     np.testing.assert_allclose(second.asnumpy(), [2.0, 8.0, 18.0])
+
+
+_W_GRAD = [0.31896427, 0.32147628, 0.32887104]  # recorded from MindSpore 2.10 (PyNative) for the bias b below
+
+
+def _bce_case():
+    x = Tensor(np.ones(5), ms.float32)
+    y = Tensor(np.zeros(3), ms.float32)
+    w = ms.Parameter(Tensor(np.arange(15).reshape(5, 3) / 10, ms.float32), name="w")
+    b = ms.Parameter(Tensor(np.array([0.1, -0.2, 0.3]), ms.float32), name="b")
+
+    def function(x, y, w, b):
+        z = ops.matmul(x, w) + b
+        return ops.binary_cross_entropy_with_logits(z, y, ops.ones_like(z), ops.ones_like(z))
+    return function, (x, y, w, b)
+
+
+def test_a_weight_passed_as_an_input_gets_its_gradient_in_pynative(pynative):
+    # MindSpore 2.10 PyNative: the Parameter given both as `weights` and as an input gets the gradient through the
+    # input (sporax gave zeros); an input position holding it gets the same gradient; GRAPH_MODE gives zeros.
+    function, args = _bce_case()
+    b = args[3]
+    np.testing.assert_allclose(ms.grad(function, None, weights=[args[2], b])(*args)[1].asnumpy(), _W_GRAD, rtol=1e-5)
+    np.testing.assert_allclose(ms.value_and_grad(function, None, weights=b)(*args)[1].asnumpy(), _W_GRAD, rtol=1e-5)
+    (_, position_b), weight_b = ms.grad(function, (1, 3), weights=b)(*args)
+    np.testing.assert_allclose(position_b.asnumpy(), _W_GRAD, rtol=1e-5)
+    np.testing.assert_allclose(weight_b.asnumpy(), _W_GRAD, rtol=1e-5)
+    if pynative == "eager":
+        return  # GRAPH_MODE compiles: the program's input is a copy of the weight
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        assert ms.grad(function, None, weights=b)(*args).asnumpy().tolist() == [0.0, 0.0, 0.0]
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)

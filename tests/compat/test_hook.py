@@ -287,3 +287,26 @@ def test_lazy_inline_at_mindspore_graph_path(hook):
     import sporax.graph
 
     assert lazy_inline is mindspore.lazy_inline is sporax.graph.lazy_inline
+
+
+def test_dataset_classes_carry_mindspore_paths_while_installed(hook):
+    # recorded from MindSpore 2.10: type() of a source, a pipeline node, an iterator and a sampler
+    import numpy as np
+
+    dataset = importlib.import_module("mindspore.dataset")
+    source = dataset.NumpySlicesDataset({"x": np.arange(4)}, shuffle=False)
+    mapped = source.map(lambda x: x, "x")
+    expected = ["<class 'mindspore.dataset.engine.datasets_user_defined.NumpySlicesDataset'>",
+                "<class 'mindspore.dataset.engine.datasets.MapDataset'>",
+                "<class 'mindspore.dataset.engine.iterators.TupleIterator'>",
+                "<class 'mindspore.dataset.engine.samplers.RandomSampler'>",
+                "<class 'mindspore.dataset.engine.datasets_vision.MnistDataset'>",
+                "<class 'mindspore.dataset.engine.datasets_standard_format.MindDataset'>"]
+    kinds = [type(source), type(mapped), type(mapped.create_tuple_iterator()), dataset.RandomSampler,
+             dataset.MnistDataset, dataset.MindDataset]
+    assert [str(kind) for kind in kinds] == expected
+    uninstall()
+    try:
+        assert str(type(mapped)) == "<class 'sporax.dataset.engine.mapping.MapDataset'>"
+    finally:
+        install()

@@ -45,6 +45,16 @@ def test_seed001_lazy_tensors_print_uninitialized():
     assert str(tensor) == "[[1. 1.]\n [1. 1.]]"
 
 
+@pytest.mark.parametrize("shape, dtype, expected", [
+    ((), ms.float32, "Tensor(shape=[], dtype=Float32, value=<uninitialized>)"),
+    ((2,), ms.int32, "Tensor(shape=[2], dtype=Int32, value=<uninitialized>)"),
+    ((0,), ms.float32, "Tensor(shape=[0], dtype=Float32, value=<uninitialized>)"),
+    ((1, 1, 2), ms.float16, "Tensor(shape=[1, 1, 2], dtype=Float16, value=\n<uninitialized>)")])
+def test_lazy_tensors_below_rank_two_print_uninitialized_on_the_header_line(shape, dtype, expected):
+    # recorded from MindSpore 2.10: str() of Tensor(shape=..., dtype=..., init=One())
+    assert str(Tensor(shape=shape, dtype=dtype, init=One())) == expected
+
+
 def test_seed001_print_of_ones_like():
     assert f"Ones Tensor: \n {Tensor(np.array([1, 1, 1, 1]))} \n" == "Ones Tensor: \n [1 1 1 1] \n"
 

@@ -142,6 +142,24 @@ def test_map_and_per_batch_map_returning_no_column_value_is_runtime_error(return
         drain(data.batch(2, per_batch_map=lambda x, info: (returned,), input_columns="x"))
 
 
+@pytest.mark.parametrize("mapping, message", [
+    (lambda a, b, info: (a, b * 3), "column: b expects: 2 rows returned from 'per_batch_map', got: 6"),
+    (lambda a, b, info: (a[:1], b[:1]), "column: a expects: 2 rows returned from 'per_batch_map', got: 1"),
+    (lambda a, b, info: (a, np.concatenate([np.stack(b)] * 2)), "column: b expects: 2 rows"),
+], ids=["list-repeated", "both-short", "array-long"])
+def test_per_batch_map_must_keep_the_batch_rows(mapping, message):
+    # recorded from MindSpore 2.10: a RuntimeError "[ERROR] Invalid data, column: b expects: 2 rows returned
+    # from 'per_batch_map', got: 6" (sporax stacked whatever rows came back)
+    data = ds.NumpySlicesDataset({"a": np.arange(5).reshape(5, 1), "b": np.arange(5.0).reshape(5, 1)}, shuffle=False)
+    with pytest.raises(RuntimeError, match=r"^Exception thrown from dataset pipeline") as error:
+        drain(data.batch(2, per_batch_map=mapping, input_columns=["a", "b"]))
+    assert message in str(error.value)
+    data = ds.NumpySlicesDataset({"a": np.arange(5).reshape(5, 1), "b": np.arange(5.0).reshape(5, 1)}, shuffle=False)
+    shapes = [(a.shape, b.shape) for a, b in data.batch(2, per_batch_map=lambda a, b, info: (a, np.stack(b)),
+                                                        input_columns=["a", "b"]).create_tuple_iterator(output_numpy=True)]
+    assert shapes == [((2, 1), (2, 1)), ((2, 1), (2, 1)), ((1, 1), (1, 1))]
+
+
 def test_filter_and_per_batch_map_errors():
     data = ds.NumpySlicesDataset({"x": np.arange(10)}, shuffle=False)
     outcome = within(5, lambda: drain(data.filter(lambda x: 1 // (int(x) - 4), input_columns="x")))
@@ -218,3 +236,18 @@ def test_numpy_slices_of_empty_columns_is_a_runtime_error():
     for data in ({"x": []}, ([], [])):
         with pytest.raises(RuntimeError, match="no rows"):
             ds.NumpySlicesDataset(data, shuffle=False)
+
+
+@pytest.mark.parametrize("make, error, first_line", [
+    (lambda: ds.Cifar10Dataset("./no_such_folder"), ValueError,
+     "The folder ./no_such_folder does not exist or is not a directory or permission denied!"),
+    (lambda: ds.MnistDataset(None), TypeError,
+     "Argument dataset_dir with value None is not of type [<class 'str'>], but got <class 'NoneType'>."),
+    (lambda: ds.MnistDataset(3), TypeError,
+     "Argument dataset_dir with value 3 is not of type [<class 'str'>], but got <class 'int'>."),
+])
+def test_dataset_dir_errors_start_as_mindspore(make, error, first_line):
+    # recorded from MindSpore 2.10 (the tutorials' sampler page reads a CIFAR-10 folder that is not there)
+    with pytest.raises(error) as raised:
+        make()
+    assert str(raised.value).splitlines()[0] == first_line

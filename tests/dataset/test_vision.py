@@ -399,3 +399,15 @@ def test_normalize_pad_layout_as_recorded_eager_and_in_a_pipeline():
         assert rows[0].ravel().tolist() == first
     gray = V.NormalizePad(mean=[1.0], std=[2.0])(np.arange(6).reshape(2, 3).astype(np.uint8))
     assert gray.tolist() == [[[-0.5, 0.0], [0.5, 1.0], [1.5, 2.0]], [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]]
+
+
+@pytest.mark.parametrize("setting, expected", [
+    ((0.8, 1.0), [12, 17, 26, 39, 79, 152, 210, 255]),
+    ((2.2, 1.0), [0, 0, 0, 1, 10, 62, 150, 255]),
+    ((0.3, 1.1), [91, 103, 120, 140, 181, 232, 255, 255]),
+    ((1.5, 0.5), [0, 0, 1, 3, 14, 48, 88, 127]),
+])
+def test_adjust_gamma_uint8_table_matches_mindspore(setting, expected):
+    # recorded from MindSpore 2.10: AdjustGamma(gamma, gain) on uint8 pixel values [6, 9, 15, 25, 59, 134, 200, 255]
+    pixels = np.array([6, 9, 15, 25, 59, 134, 200, 255], np.uint8).reshape(2, 4, 1)
+    assert V.AdjustGamma(*setting)(pixels).reshape(-1).tolist() == expected

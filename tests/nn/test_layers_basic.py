@@ -273,3 +273,11 @@ def test_dense_and_its_ops_promote_no_dtype(mode):
         assert nn.Dense(4, 3).to_float(mstype.float16)(ones((2, 4), mstype.float32)).dtype == mstype.float16
     finally:
         context.set_context(mode=previous)
+
+
+def test_channel_dropouts_print_the_kept_share_as_mindspore():
+    # recorded from MindSpore 2.10: Dropout2d/Dropout3d print p as 1 - p; Dropout1d prints nothing
+    shown = [repr(nn.Dropout2d(0.2)), repr(nn.Dropout3d(0.1)), repr(nn.Dropout3d()), repr(nn.Dropout1d(0.25)),
+             repr(nn.Dropout(p=0.3)), repr(nn.Dropout(keep_prob=0.6))]
+    assert shown == ["Dropout2d(p=0.8)", "Dropout3d(p=0.9)", "Dropout3d(p=0.5)", "Dropout1d()", "Dropout(p=0.3)",
+                     "Dropout(keep_prob=0.6)"]

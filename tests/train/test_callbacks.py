@@ -172,6 +172,19 @@ def test_reduce_lr_on_plateau():
     assert float(Optimizer.learning_rate.asnumpy()) == pytest.approx(0.02)
 
 
+def test_reduce_lr_on_plateau_verbose_prints_the_float32_rate(capsys):
+    # recorded from MindSpore 2.10 (Model.fit, lr 0.01, factor 0.5): "... reducing learning rate to 0.005." then
+    # "... to 0.0025." (sporax printed the float64 value of the float32 rate, 0.004999999888241291)
+    class Optimizer:
+        learning_rate = Parameter(Tensor(np.float32(0.01)), name="learning_rate")
+
+    reducer = ReduceLROnPlateau(monitor="eval_loss", factor=0.5, patience=0, min_delta=100.0, verbose=True)
+    drive(reducer, 3, 1, metrics=[1, 1, 1], optimizer=Optimizer)
+    lines = [line for line in capsys.readouterr().out.splitlines() if "ReduceLROnPlateau" in line]
+    assert lines == ["Epoch 00002: ReduceLROnPlateau reducing learning rate to 0.005.",
+                     "Epoch 00003: ReduceLROnPlateau reducing learning rate to 0.0025."]
+
+
 def test_history_and_lambda():
     history = History()
     drive(history, 2, 2, losses=[4, 3, 2, 1], metrics=[0.5, 0.25])

@@ -164,7 +164,8 @@ class GradFunction:
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not reaches_cell_hooks(discovered, self._hook_cache, not graph)
                 and not saved_tensors.hooks_active() and not self._saves_with_hooks
-                and (graph or (self._effects < 2 and not reads_inputs(self._reads, self.fn, args, kwargs)))):
+                and (graph or (self._effects < 2 and not reads_inputs(self._reads, self.fn, args, kwargs)
+                               and not _passes_a_weight(args, self.weights)))):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
@@ -262,6 +263,7 @@ class GradFunction:
         current = [state._value for state in states]
         position_values = [grad_inputs.primal(args[position]) for position in positions]
         weight_values = [current[index] for index in weight_index]
+        weight_slot = {id(weight): slot for slot, weight in enumerate(weights)}
 
         merged = compiling_graph() and not kwargs and is_cell(self.fn) and forward_already_ran(self.fn, args)
         lifted = Lift(fn, states, self.name)
@@ -275,6 +277,8 @@ class GradFunction:
             for position, value in zip(positions, position_primals):
                 # An integer input keeps its argument (its gradient comes from integer_gradients): the function
                 # sees its concrete value, so it can serve as an axis or a shape (MindSpore's ReduceMean(x, axis)).
+                if id(args[position]) in weight_slot:
+                    continue  # a weight given as an input: it reads its weight primal (gradient copied below)
                 if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
                     call_args[position] = grad_inputs.rebound(args[position], value)
                 elif type(args[position]) is Tensor and (owners is not None or grad_inputs.unique_at(args, position)):
@@ -344,6 +348,8 @@ class GradFunction:
         position_grads = [jax.tree_util.tree_map(grad_inputs.float0_to_zeros, g, p)
                           for g, p in zip(position_grads, position_values)]
         weight_grads = [grad_inputs.float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
+        position_grads = [weight_grads[weight_slot[id(args[position])]] if id(args[position]) in weight_slot else g
+                          for position, g in zip(positions, position_grads)]
         if any(grad_inputs.is_integer(value) for value in position_values + weight_values):
             position_grads, weight_grads = integer_gradients(
                 self, fn, args, kwargs, sens, positions, states, current, position_values, position_grads,
@@ -378,6 +384,15 @@ class GradFunction:
         if position_mode is not None:
             return inputs
         return weighted
+
+
+def _passes_a_weight(args, weights):
+    """True when a positional input is one of the weights itself: MindSpore's PyNative then gives that weight
+    the gradient through the input (a compiled program would see a copy of it, and GRAPH_MODE gives zeros)."""
+    if not weights:
+        return False
+    ids = {id(weight) for weight in weights}
+    return any(id(arg) in ids for arg in args)
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):

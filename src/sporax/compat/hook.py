@@ -16,6 +16,7 @@ import re
 import sys
 import types
 
+from sporax.compat import class_paths
 from sporax.compat.table import ALIASES, NAMES, PRIVATE_HOMES
 from sporax.core.tensor import Tensor
 
@@ -197,6 +198,8 @@ class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 raise
             raise _not_provided(spec.name, f" (its sporax module '{canonical_name}' is not "
                                            f"available: {error})") from error
+        if canonical_name == "sporax.dataset" or canonical_name.startswith("sporax.dataset."):
+            class_paths.name_classes()  # type(dataset) prints MindSpore's path, as Tensor's does
         module = AliasModule(spec.name, canonical.__doc__)
         module.__dict__["_sporax_canonical"] = canonical
         # The canonical module's file: tracebacks and "cannot import name 'X' from
@@ -273,6 +276,7 @@ def uninstall():
     """Remove the finder and every ``mindspore`` alias module from ``sys.modules``."""
     sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not _FINDER]
     _name_tensor_class("sporax.core.tensor")
+    class_paths.restore_classes()
     for name in [name for name, module in sys.modules.items()
                  if (name == ROOT or name.startswith(ROOT + ".")) and isinstance(module, AliasModule)]:
         del sys.modules[name]

@@ -127,13 +127,18 @@ def _nested(array, summarised, full_shape, format_element, per_line, depth=0, se
     return "[" + joiner.join(blocks) + "]"
 
 
+def _uninitialized(tensor):
+    """A tensor made with ``init`` that has no values yet; as MindSpore 2.10, on its own line from rank 2 on."""
+    return _header(tensor) + ("\n" if len(tensor.shape) > 1 else "") + "<uninitialized>)"
+
+
 def tensor_repr(tensor):
     """``repr(tensor)`` as MindSpore writes it."""
     header = _header(tensor)
     array = tensor._array
     if array is None:
         # A dynamic-shape placeholder (``Tensor(shape=[3, None])``) has no value at all: MindSpore prints none.
-        return header + ("\n)" if -1 in tensor.shape else "\n<uninitialized>)")
+        return header + "\n)" if -1 in tensor.shape else _uninitialized(tensor)
     if _is_tracer(array):
         return header + " <traced: the value exists only when the compiled function runs>)"
     values = np.asarray(concrete(array))
@@ -219,7 +224,7 @@ def _text(tensor):
             raise ValueError(f"negative dimensions are not allowed: str() of a dynamic-shape placeholder "
                              f"Tensor(shape={list(tensor.shape)}) has no values; print repr(tensor) or a "
                              f"Tensor with a concrete shape.")
-        return _header(tensor) + "\n<uninitialized>)"
+        return _uninitialized(tensor)
     if _is_tracer(array):
         return tensor_repr(tensor)
     values = np.asarray(concrete(array))

@@ -43,8 +43,10 @@ def _check_epoch(epoch, name):
 def _sinks(sink_mode):
     """Whether a dataset_sink_mode=True run sinks: MindSpore 2.10 on CPU trains and evaluates step by step (every
     step reaches the callbacks, cb_params.dataset_sink_mode is False; batch_num stays sink_size when one is given),
-    so a script that sets device_target='CPU' gets that; one that asks for GPU or Ascend keeps the sink."""
-    return sink_mode and context.requested_device_target() != "CPU"
+    so a script that sets device_target='CPU', or sets none and runs on the CPU (MindSpore's default target there),
+    gets that; one that asks for GPU or Ascend keeps the sink."""
+    target = context.requested_device_target() or context.get_context("device_target")
+    return sink_mode and target != "CPU"
 
 
 def _start_step(dataset, initial_step):
@@ -127,6 +129,8 @@ class Model:
         self._loss_fn = loss_fn
         self._optimizer = optimizer
         self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        # An explicit loss_scale_manager=None turns the level's default scaling off (O2: no dynamic manager).
+        self._loss_scale_manager_given = "loss_scale_manager" in kwargs
         self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
         self._amp_level = amp_level
         self._boost_level = kwargs.get("acc_level", boost_level)
@@ -164,7 +168,7 @@ class Model:
             return network if self._loss_fn is None else WithLossCell(network, self._loss_fn)
         if self._amp_level != "O0" or self._loss_scale_manager is not None or self._boost_level != "O0":
             options = {"keep_batchnorm_fp32": self._keep_bn_fp32}
-            if self._loss_scale_manager is not None:  # unset: the level's default manager
+            if self._loss_scale_manager_given:  # unset: the level's default manager
                 options["loss_scale_manager"] = self._loss_scale_manager
             return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
                                        boost_level=self._boost_level, **options)

@@ -141,6 +141,8 @@ class BatchDataset(Dataset):
                 except (TypeError, ValueError) as exc:
                     raise runtime.user_error(f"batch operation's per_batch_map on input columns "
                                              f"{self.input_columns}", "batch", batch_num, exc) from None
+                if not isinstance(outputs[j], dict):  # a dict is one Python object for the whole batch
+                    _check_rows(array, len(inputs[0]) if inputs else None, self.output_columns[j])
             else:
                 array = self._stack(pieces, j, names[j])
             columns.append(_one_row(array))
@@ -169,6 +171,16 @@ class PaddedBatchDataset(BatchDataset):
         if info is None:
             return super()._stack(pieces, j, name)
         return pad_rows(_rows_of(piece.columns[j] for piece in pieces), info[0], info[1], name)
+
+
+def _check_rows(array, rows, name):
+    """As MindSpore 2.10: each column ``per_batch_map`` returns holds one row per row of the batch it was given."""
+    got = len(array) if np.ndim(array) else 1
+    if rows is not None and got != rows:
+        raise RuntimeError("Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. \n"
+                           f"[ERROR] Invalid data, column: {name} expects: {rows} rows returned from "
+                           f"'per_batch_map', got: {got}\n(batch: per_batch_map must return each output column "
+                           "with as many rows as the batch it was given; to change the batch size, batch again.)")
 
 
 def _check_pad_info(where, pad_info, names):

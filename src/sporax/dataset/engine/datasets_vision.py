@@ -12,12 +12,13 @@ _USAGES = ("train", "test", "all")
 
 
 def _check_dir(where, dataset_dir):
+    # MindSpore 2.10's first lines, then which dataset asked
     if not isinstance(dataset_dir, (str, os.PathLike)):
-        raise TypeError(f"{where}: dataset_dir must be a str path, but got "
-                        f"{type(dataset_dir).__name__}.")
+        raise TypeError(f"Argument dataset_dir with value {dataset_dir} is not of type [<class 'str'>], but got "
+                        f"{type(dataset_dir)}.\n({where}: dataset_dir must be a str path.)")
     if not os.path.isdir(dataset_dir):
-        raise ValueError(f"{where}: The folder {dataset_dir} does not exist or is not a directory "
-                         "or permission denied!")
+        raise ValueError(f"The folder {dataset_dir} does not exist or is not a directory or permission denied!"
+                         f"\n({where}: dataset_dir must be an existing folder.)")
     return os.fspath(dataset_dir)
 
 

@@ -330,7 +330,12 @@ class Dropout2d(Cell):
         return Tensor._wrap(output)
 
     def extend_repr(self):
-        return f"p={self.p}"
+        return _kept_share(self.p)
+
+
+def _kept_share(p):
+    """MindSpore 2.10 prints Dropout2d/Dropout3d with ``p=`` set to the share kept, 1 - p: Dropout2d(0.2) shows p=0.8."""
+    return f"p={1.0 - p}"
 
 
 class PixelShuffle(Cell):
@@ -409,6 +414,9 @@ class Dropout3d(Dropout1d):
     """The (N, C, D, H, W) ``Dropout1d`` (``ops.dropout3d``)."""
 
     _function = staticmethod(dropouts.dropout3d)
+
+    def extend_repr(self):
+        return _kept_share(self.p)
 
 
 class BiDense(Cell):

@@ -162,4 +162,4 @@ class ReduceLROnPlateau(_Monitor):
             parameter_storage.update(learning_rate, Tensor(np.float32(new)))  # MindSpore assigns
             if self.verbose:
                 print(f"Epoch {params['cur_epoch_num']:05d}: ReduceLROnPlateau reducing learning rate "
-                      f"to {np.float32(new)}.", flush=True)
+                      f"to {np.float32(new)!s}.", flush=True)

@@ -14,6 +14,8 @@ The order of one hooked call (checked against MindSpore 2.10):
    output after the forward hooks) and may replace it; then the backward hooks see
    ``grad_input`` (the gradients w.r.t. the positional Tensor inputs after the pre-hooks, None
    for one that needs no gradient; ``(None,)`` when there is no Tensor input) and may replace them.
+   A Cell returning a list or dict (whose outputs MindSpore does not hook), and an outer gradient of that
+   backward pass, call only the backward hooks, with ``(None,)`` and the inputs' gradients (``_call_inputs_side``).
 
 Each kind's hooks are read from its live table, as MindSpore reads its dicts: a hook that removes a
 hook of the same kind while they run raises Python's RuntimeError ("OrderedDict mutated during
@@ -351,6 +353,8 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         record["template"] = [_ARRAY if _is_array(leaf) else leaf for leaf in output_leaves]
         output_arrays = [leaf for leaf in output_leaves if _is_array(leaf)]
         record["hooked_outputs"] = _top_level_arrays(to_arrays(outputs))
+        # MindSpore 2.10 hooks no output of a list or dict: only the inputs' side of its backward hooks runs
+        record["unhooked_output"] = type(outputs) in (list, dict)
         return output_arrays, new_values
 
     @jax.custom_vjp
@@ -361,6 +365,10 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         record["perturbed"] = [primal.perturbed for primal in arrays]
         state_values = [primal.value for primal in state_values]
         arrays = [primal.value for primal in arrays]
+        if hooks.backward:
+            # An outer gradient differentiates this backward pass, and MindSpore calls the backward hooks again
+            # there with the outer gradients that reach the inputs (see ``_inputs_hooked``).
+            arrays = _inputs_hooked(arrays, lambda gradients: _call_inputs_side(cell, hooks, gradients, tracked_slots()))
         result, pullback = jax.vjp(pure, state_values, arrays)
         if hooks.saved_tensors:
             # Only arrays may cross the custom_vjp boundary; the static rest of what was packed stays here.
@@ -378,6 +386,10 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         # a tuple output passes its gradient by them).
         hooked_outputs = record["hooked_outputs"]
         zeros = [_zeros_for(value) for value in output_cotangents]
+        if record["unhooked_output"]:
+            state_grads, input_grads = pullback((zeros, [_zeros_for(value) for value in state_cotangents]))
+            _call_inputs_side(cell, hooks, input_grads, tracked_slots())
+            return state_grads, [value if flag else None for value, flag in zip(input_grads, record["perturbed"])]
         gradients = [None if _absent(value) else Tensor._wrap(value) for value in output_cotangents]
         grad_output = tuple(gradients[index] for index in hooked_outputs)
         for hook in hooks.backward_pre.values():
@@ -389,9 +401,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         state_grads, input_grads = pullback(([zero if value is None else value._value
                                               for value, zero in zip(gradients, zeros)],
                                              [_zeros_for(value) for value in state_cotangents]))
-        perturbed = record["perturbed"]
-        grad_input = tuple(None if slot is None or not (perturbed[slot] or received[slot]) else input_grads[slot]
-                           for slot in input_slots)
+        grad_input = tuple(None if slot is None or not tracked(slot) else input_grads[slot] for slot in input_slots)
         likes = [None if slot is None else input_grads[slot] for slot in input_slots]
         for hook in hooks.backward.values():
             grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input, likes,
@@ -400,7 +410,15 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         for slot, value in zip(input_slots, grad_input):
             if slot is not None and value is not None:
                 input_grads[slot] = value
-        return state_grads, [value if flag else None for value, flag in zip(input_grads, perturbed)]
+        return state_grads, [value if flag else None for value, flag in zip(input_grads, record["perturbed"])]
+
+    def tracked(slot):
+        """Whether MindSpore's grad tracks the positional input in ``slot``: it gets a gradient, or the
+        differentiated function received it."""
+        return slot is not None and (record["perturbed"][slot] or received[slot])
+
+    def tracked_slots():
+        return [slot for slot in input_slots if tracked(slot)]
 
     hooked.defvjp(forward, backward, symbolic_zeros=True)
     output_arrays, new_values = hooked(lifted.values(), [leaves[index]._value for index in tensor_index])
@@ -411,6 +429,35 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
 
 
 _ARRAY = object()  # marks where an array output goes in the output template
+
+
+def _call_inputs_side(cell, hooks, gradients, slots):
+    """The backward hooks' call where MindSpore 2.10 reaches a hooked Cell by its inputs only (the Cell's output is
+    a list or a dict, which it does not hook, or an outer gradient differentiates its backward pass):
+    ``grad_input`` is ``(None,)`` and ``grad_output`` the gradients of the tracked positional Tensor inputs (their
+    ``slots`` among the Tensor inputs; no call without one); the backward pre-hooks do not run, and what the hooks return is ignored."""
+    grad_output = tuple(Tensor._wrap(gradients[slot]) for slot in slots)
+    if grad_output:
+        for hook in hooks.backward.values():
+            hook(cell, (None,), grad_output)
+
+
+def _inputs_hooked(arrays, call):
+    """``arrays`` unchanged; an outer gradient's pass through them calls ``call`` with their gradients (and so on,
+    a level deeper, for a gradient of that gradient)."""
+    @jax.custom_vjp
+    def identity(values):
+        return values
+
+    def forward(values):
+        return _inputs_hooked(values, call), None
+
+    def backward(_, gradients):
+        call([_zeros_for(value) if isinstance(value, SymbolicZero) else value for value in gradients])
+        return (gradients,)
+
+    identity.defvjp(forward, backward)
+    return identity(list(arrays))
 
 
 def _top_level_arrays(outputs):

@@ -539,3 +539,35 @@ def test_cell_with_a_list_or_dict_output_runs_only_the_inputs_side_of_its_backwa
         set_pynative_jit(True)
     assert seen == [container.__name__, ((None,), ([8.0, 8.0], [2.0, 4.0])),
                     container.__name__, ((None,), ([8.0, 8.0], [2.0, 4.0]))]
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_backward_hook_sees_none_for_an_input_the_output_does_not_use(compiled):
+    # MindSpore 2.10 (recorded): Cell(a, b) -> a*2 (or a*2 + stop_gradient(b)): grad_input's b entry is None, not
+    # zeros (b*0 keeps its zeros); a Tensor the hook returns there becomes b's gradient.
+    seen = []
+
+    class Unused(nn.Cell):
+        def __init__(self, rest):
+            super().__init__()
+            self.rest = rest
+
+        def construct(self, a, b):
+            return a * 2 + self.rest(b)
+
+    def hook(cell, grad_input, grad_output):
+        seen.append(_gradients(grad_input))
+        return (grad_input[0], Tensor(np.array([7.0, 7.0], np.float32))) if len(seen) == 1 else None
+
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
+    set_pynative_jit(compiled)
+    try:
+        gradients = []
+        for rest in (lambda b: 0, ops.stop_gradient, lambda b: b * 0):
+            net = Unused(rest)
+            net.register_backward_hook(hook)
+            gradients.append(_gradients(ms.grad(lambda a, b: net(a, b).sum(), grad_position=(0, 1))(x, y)))
+    finally:
+        set_pynative_jit(True)
+    assert gradients == [([2.0, 2.0], [7.0, 7.0]), ([2.0, 2.0], [0.0, 0.0]), ([2.0, 2.0], [0.0, 0.0])]
+    assert seen == [([2.0, 2.0], None), ([2.0, 2.0], None), ([2.0, 2.0], [0.0, 0.0])]

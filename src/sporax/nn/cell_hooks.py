@@ -47,6 +47,7 @@ from sporax.state.scope import in_compiled_trace
 from sporax.autodiff.saved_tensors import check_hooks, pack_saved, unpack_saved
 from sporax.autodiff.tensor_hooks import HookHandle, check_hook
 from sporax.autodiff.transforms import to_arrays, to_tensors
+from sporax.nn.hook_results import replacement
 
 class CellHooks:
     """The hooks of one Cell and its recompute setting (kept in ``cell.__dict__['_hooks']``)."""
@@ -276,48 +277,6 @@ def _zeros_for(cotangent):
     return cotangent
 
 
-def _ms_type(shape, dtype):
-    """A gradient's type as MindSpore 2.10 writes it in a hook's error ("Tensor shape:[[const vector]{2}]Float32")."""
-    return f"Tensor shape:[[const vector]{{{', '.join(map(str, shape))}}}]{Tensor._wrap(jnp.zeros((), dtype)).dtype}"
-
-
-def _gradient_array(value, like, cell, kind):
-    """A hook's new gradient for one whose template is ``like``: a Tensor of its very shape and dtype."""
-    function = f"hook_{kind.replace(' ', '_')}_grad"
-    if not isinstance(value, Tensor):
-        raise TypeError(f"The output type of function: {function} should be a tensor but got "
-                        f"{type(value).__name__}. (The {kind} hook of {type(cell).__name__} returns None or new "
-                        "gradients: a Tensor, or a tuple of Tensors, one per gradient it received.)")
-    array = value._value
-    if like.dtype == jax.dtypes.float0:
-        return None  # an integer value carries no gradient
-    if tuple(array.shape) != tuple(like.shape) or array.dtype != like.dtype:
-        raise ValueError(f"The output type of function: {function} is not consistent with the expected, it should "
-                         f"be {_ms_type(like.shape, like.dtype)}, but got {_ms_type(array.shape, array.dtype)}. "
-                         f"(The {kind} hook of {type(cell).__name__} must return each gradient in the shape and "
-                         "dtype of the one it replaces.)")
-    return array
-
-
-def _replacement(result, current, likes, cell, kind, what):
-    """Apply a backward (pre) hook's result: None keeps ``current``; a Tensor or a tuple of Tensors replaces it,
-    each of the shape and dtype of its template in ``likes`` (MindSpore 2.10's checks and messages).
-    A gradient MindSpore gives as None takes a new one for an output; an input's stays None."""
-    if result is None:
-        return current
-    if isinstance(result, Tensor):
-        result = (result,)
-    if not isinstance(result, tuple):
-        raise TypeError(f"The output type of function: hook_{kind.replace(' ', '_')}_grad should be a tensor but "
-                        f"got {type(result).__name__}. (The {kind} hook of {type(cell).__name__} returns None, a "
-                        "Tensor or a tuple of Tensors.)")
-    if len(result) != len(current):
-        raise TypeError(f"The {kind} hook return value size is {len(result)} not equal to expect {what} size "
-                        f"{len(current)}. (The {kind} hook of {type(cell).__name__}.)")
-    return tuple(old if (old is None and (new is None or like is None)) else _gradient_array(new, like, cell, kind)
-                 for new, old, like in zip(result, current, likes))
-
-
 def _absent(cotangent):
     """Whether MindSpore hands a hook None for this cotangent: no gradient reached that output."""
     return isinstance(cotangent, SymbolicZero) or cotangent.dtype == jax.dtypes.float0
@@ -346,6 +305,9 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     lifted = Lift(forward_body, states, name)
 
     def pure(state_values, arrays):
+        # An input the output does not depend on has no gradient to MindSpore (None), zeros to jax.vjp: mark
+        # the inputs the backward pass reaches.
+        arrays = [_reach_marked(array, slot, record) for slot, array in enumerate(arrays)]
         outputs, new_values = lifted(list(state_values), arrays)
         output_leaves, output_tree = jax.tree_util.tree_flatten(to_arrays(outputs))
         record["output_tree"] = output_tree
@@ -387,24 +349,26 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         hooked_outputs = record["hooked_outputs"]
         zeros = [_zeros_for(value) for value in output_cotangents]
         if record["unhooked_output"]:
+            record["reached"] = set()
             state_grads, input_grads = pullback((zeros, [_zeros_for(value) for value in state_cotangents]))
             _call_inputs_side(cell, hooks, input_grads, tracked_slots())
             return state_grads, [value if flag else None for value, flag in zip(input_grads, record["perturbed"])]
         gradients = [None if _absent(value) else Tensor._wrap(value) for value in output_cotangents]
         grad_output = tuple(gradients[index] for index in hooked_outputs)
         for hook in hooks.backward_pre.values():
-            grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output),
+            grad_output = _wrap_all(replacement(hook(cell, grad_output), _unwrap_all(grad_output),
                                                  [zeros[index] for index in hooked_outputs], cell, "backward pre",
                                                  "output"))
         for index, value in zip(hooked_outputs, grad_output):
             gradients[index] = value
+        record["reached"] = set()
         state_grads, input_grads = pullback(([zero if value is None else value._value
                                               for value, zero in zip(gradients, zeros)],
                                              [_zeros_for(value) for value in state_cotangents]))
         grad_input = tuple(None if slot is None or not tracked(slot) else input_grads[slot] for slot in input_slots)
         likes = [None if slot is None else input_grads[slot] for slot in input_slots]
         for hook in hooks.backward.values():
-            grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input, likes,
+            grad_input = replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input, likes,
                                       cell, "backward", "grad input")
         input_grads = list(input_grads)
         for slot, value in zip(input_slots, grad_input):
@@ -415,7 +379,7 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     def tracked(slot):
         """Whether MindSpore's grad tracks the positional input in ``slot``: it gets a gradient, or the
         differentiated function received it."""
-        return slot is not None and (record["perturbed"][slot] or received[slot])
+        return slot is not None and (record["perturbed"][slot] or received[slot]) and slot in record["reached"]
 
     def tracked_slots():
         return [slot for slot in input_slots if tracked(slot)]
@@ -440,6 +404,23 @@ def _call_inputs_side(cell, hooks, gradients, slots):
     if grad_output:
         for hook in hooks.backward.values():
             hook(cell, (None,), grad_output)
+
+
+def _reach_marked(array, slot, record):
+    """``array`` unchanged; a backward pass that reaches it adds ``slot`` to ``record["reached"]``."""
+    if not jnp.issubdtype(array.dtype, jnp.inexact):
+        return array
+
+    @jax.custom_vjp
+    def identity(value):
+        return value
+
+    def backward(_, gradient):
+        record.setdefault("reached", set()).add(slot)
+        return (gradient,)
+
+    identity.defvjp(lambda value: (value, None), backward)
+    return identity(array)
 
 
 def _inputs_hooked(arrays, call):

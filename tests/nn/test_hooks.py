@@ -571,3 +571,24 @@ def test_backward_hook_sees_none_for_an_input_the_output_does_not_use(compiled):
         set_pynative_jit(True)
     assert gradients == [([2.0, 2.0], [7.0, 7.0]), ([2.0, 2.0], [0.0, 0.0]), ([2.0, 2.0], [0.0, 0.0])]
     assert seen == [([2.0, 2.0], None), ([2.0, 2.0], None), ([2.0, 2.0], [0.0, 0.0])]
+
+
+def test_forward_hooks_of_a_cell_with_a_custom_bprop_do_not_run():
+    # MindSpore 2.10 (recorded): a Cell with bprop runs its forward pre-hooks (x3 here) and backward hooks, but not
+    # its forward hooks, with or without a gradient (the hook's x2 is not applied: value 45, gradient 300).
+    seen = []
+
+    class Custom(nn.Cell):
+        def construct(self, a):
+            return a * a
+
+        def bprop(self, a, out, dout):
+            return (dout * 100,)
+
+    net = Custom()
+    net.register_forward_hook(lambda cell, inputs, output: (seen.append("forward"), output * 2)[1])
+    net.register_forward_pre_hook(lambda cell, inputs: (seen.append("pre"), (inputs[0] * 3,))[1])
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(net(x).asnumpy(), [9.0, 36.0])
+    value, gradient = ms.value_and_grad(lambda a: net(a).sum())(x)
+    assert (value.asnumpy().tolist(), gradient.asnumpy().tolist(), seen) == (45.0, [300.0, 300.0], ["pre", "pre"])

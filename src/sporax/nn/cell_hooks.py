@@ -260,6 +260,8 @@ def _forward(cell, hooks, args, kwargs):
             if always_call:
                 hook(cell, args, kwargs, None) if with_kwargs else hook(cell, args, None)
         raise
+    if cell._has_bprop:
+        return output  # MindSpore 2.10 runs no forward hook of a Cell with a custom bprop (its pre-hooks run)
     for hook, with_kwargs, _ in hooks.forward.values():
         result = hook(cell, args, kwargs, output) if with_kwargs else hook(cell, args, output)
         if result is not None:

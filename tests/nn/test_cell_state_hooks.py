@@ -59,10 +59,17 @@ def test_state_dict_pre_hook_may_add_a_parameter():
 
 
 def test_state_dict_post_hook_must_return_none():
+    # MindSpore 2.10's RuntimeErrors and first words (recorded), for both post-hooks returning a value
     net = nn.Dense(2, 2)
     net.register_state_dict_post_hook(lambda *args: {"x": 1})
-    with pytest.raises(RuntimeError, match="post-hook"):
+    with pytest.raises(RuntimeError, match=r"^state_dict post-hook must return None"):
         net.state_dict()
+    loading = nn.Dense(2, 2)
+    loading.register_load_state_dict_post_hook(lambda cell, keys: 1)
+    with pytest.raises(RuntimeError, match=r"^Hooks registered with ``register_load_state_dict_post_hook`` are "
+                                           r"notexpected to return new values, if incompatible_keys need to be "
+                                           r"modified,it should be done inplace\."):
+        loading.load_state_dict(nn.Dense(2, 2).state_dict())
 
 
 def test_load_state_dict_hooks_see_prefix_and_can_clear_missing_keys():

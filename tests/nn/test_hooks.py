@@ -453,3 +453,142 @@ def test_backward_hook_sees_the_gradient_of_an_input_the_grad_does_not_different
     finally:
         set_pynative_jit(True)
     assert seen == [[[3.0, 4.0], [1.0, 2.0]], [[5.0, 6.0], None]]
+
+
+def _gradients(values):
+    return tuple(None if g is None else g.asnumpy().tolist() for g in values)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_backward_hook_runs_again_with_none_in_a_gradient_of_a_gradient(compiled):
+    # MindSpore 2.10 (recorded): Cube (a^3) with a backward hook, d/da sum(d/da sum(net(a))) at a = [1, 2]. The outer
+    # pass calls the backward hook once more (the pre hook not) with grad_input (None,) and grad_output the outer
+    # gradients reaching the inputs; what it returns there is ignored. A third order calls it a third time.
+    seen = []
+
+    class Cube(nn.Cell):
+        def construct(self, a):
+            return a * a * a
+
+    class Square(nn.Cell):
+        def construct(self, a, b):
+            return a * a * b
+
+    def hook(cell, grad_input, grad_output):
+        seen.append((_gradients(grad_input), _gradients(grad_output)))
+        return (grad_output[0] * 10,) if grad_input[0] is None else None
+
+    net = Cube()
+    net.register_backward_hook(hook)
+    net.register_backward_pre_hook(lambda cell, grad_output: seen.append(_gradients(grad_output)))
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    first = ms.grad(lambda a: net(a).sum())
+    set_pynative_jit(compiled)
+    try:
+        np.testing.assert_allclose(ms.grad(lambda a: first(a).sum())(x).asnumpy(), [6.0, 12.0])
+        assert seen == [([1.0, 1.0],), (([3.0, 12.0],), ([1.0, 1.0],)), ((None,), ([6.0, 12.0],))]
+        seen.clear()
+        np.testing.assert_allclose(ms.grad(ms.grad(ms.grad(lambda a: net(a).sum())))(x).asnumpy(), [6.0, 6.0])
+        assert [entry for entry in seen if len(entry) == 2] == [
+            (([3.0, 12.0],), ([1.0, 1.0],)), ((None,), ([6.0, 12.0],)), ((None,), ([6.0, 6.0],))]
+        # Two inputs, the inner gradient's first part differentiated: grad_output has the outer gradient of each.
+        seen.clear()
+        product = Square()
+        product.register_backward_hook(hook)
+        inner = ms.grad(lambda a, b: product(a, b).sum(), grad_position=(0, 1))
+        y = Tensor(np.array([3.0, 5.0], np.float32))
+        outer = ms.grad(lambda a, b: inner(a, b)[0].sum(), grad_position=(0, 1))(x, y)
+    finally:
+        set_pynative_jit(True)
+    assert _gradients(outer) == ([6.0, 10.0], [2.0, 4.0])
+    assert seen == [(([6.0, 20.0], [1.0, 4.0]), ([1.0, 1.0],)), ((None,), ([6.0, 10.0], [2.0, 4.0]))]
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+@pytest.mark.parametrize("container", [list, dict])
+def test_cell_with_a_list_or_dict_output_runs_only_the_inputs_side_of_its_backward_hooks(container, compiled):
+    # MindSpore 2.10 (recorded): a Cell returning [a*2, a*3] (or {"p": .., "q": ..}), used as o[0] + 2*o[1]. The
+    # forward hooks see the list/dict; the backward pre hook is not called; the backward hook sees grad_input
+    # (None,) and grad_output the inputs' gradients (8 = 2 + 2*3), and what it returns is ignored.
+    seen = []
+
+    class Pair(nn.Cell):
+        def construct(self, a, b):
+            first, second = a * 2 * b, a * 3
+            return [first, second] if container is list else {"p": first, "q": second}
+
+    def hook(cell, grad_input, grad_output):
+        seen.append((_gradients(grad_input), _gradients(grad_output)))
+        return (grad_output[0] * 5,)
+
+    net = Pair()
+    net.register_forward_hook(lambda cell, inputs, output: seen.append(type(output).__name__))
+    net.register_backward_pre_hook(lambda cell, grad_output: seen.append("pre"))
+    net.register_backward_hook(hook)
+
+    def function(a, b):
+        first, second = net(a, b) if container is list else net(a, b).values()
+        return (first + second * 2).sum()
+
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([1.0, 1.0], np.float32))
+    set_pynative_jit(compiled)
+    try:
+        np.testing.assert_allclose(ms.grad(function)(x, y).asnumpy(), [8.0, 8.0])
+        np.testing.assert_allclose(ms.value_and_grad(function)(x, y)[0].asnumpy(), 24.0)
+    finally:
+        set_pynative_jit(True)
+    assert seen == [container.__name__, ((None,), ([8.0, 8.0], [2.0, 4.0])),
+                    container.__name__, ((None,), ([8.0, 8.0], [2.0, 4.0]))]
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_backward_hook_sees_none_for_an_input_the_output_does_not_use(compiled):
+    # MindSpore 2.10 (recorded): Cell(a, b) -> a*2 (or a*2 + stop_gradient(b)): grad_input's b entry is None, not
+    # zeros (b*0 keeps its zeros); a Tensor the hook returns there becomes b's gradient.
+    seen = []
+
+    class Unused(nn.Cell):
+        def __init__(self, rest):
+            super().__init__()
+            self.rest = rest
+
+        def construct(self, a, b):
+            return a * 2 + self.rest(b)
+
+    def hook(cell, grad_input, grad_output):
+        seen.append(_gradients(grad_input))
+        return (grad_input[0], Tensor(np.array([7.0, 7.0], np.float32))) if len(seen) == 1 else None
+
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
+    set_pynative_jit(compiled)
+    try:
+        gradients = []
+        for rest in (lambda b: 0, ops.stop_gradient, lambda b: b * 0):
+            net = Unused(rest)
+            net.register_backward_hook(hook)
+            gradients.append(_gradients(ms.grad(lambda a, b: net(a, b).sum(), grad_position=(0, 1))(x, y)))
+    finally:
+        set_pynative_jit(True)
+    assert gradients == [([2.0, 2.0], [7.0, 7.0]), ([2.0, 2.0], [0.0, 0.0]), ([2.0, 2.0], [0.0, 0.0])]
+    assert seen == [([2.0, 2.0], None), ([2.0, 2.0], None), ([2.0, 2.0], [0.0, 0.0])]
+
+
+def test_forward_hooks_of_a_cell_with_a_custom_bprop_do_not_run():
+    # MindSpore 2.10 (recorded): a Cell with bprop runs its forward pre-hooks (x3 here) and backward hooks, but not
+    # its forward hooks, with or without a gradient (the hook's x2 is not applied: value 45, gradient 300).
+    seen = []
+
+    class Custom(nn.Cell):
+        def construct(self, a):
+            return a * a
+
+        def bprop(self, a, out, dout):
+            return (dout * 100,)
+
+    net = Custom()
+    net.register_forward_hook(lambda cell, inputs, output: (seen.append("forward"), output * 2)[1])
+    net.register_forward_pre_hook(lambda cell, inputs: (seen.append("pre"), (inputs[0] * 3,))[1])
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(net(x).asnumpy(), [9.0, 36.0])
+    value, gradient = ms.value_and_grad(lambda a: net(a).sum())(x)
+    assert (value.asnumpy().tolist(), gradient.asnumpy().tolist(), seen) == (45.0, [300.0, 300.0], ["pre", "pre"])

@@ -209,8 +209,9 @@ class CellStateMixin:
                 cell.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
         for hook in list(self.__dict__.get("_state_dict_post_hooks", {}).values()):
             if hook(self, destination, prefix, local_metadata) is not None:
-                raise RuntimeError(f"For '{type(self).__name__}', a state_dict post-hook returned a value; it must "
-                                   "edit the state_dict in place and return None.")
+                # MindSpore 2.10's first words; the Cell and what to do added
+                raise RuntimeError(f"state_dict post-hook must return None (a state_dict post-hook of "
+                                   f"'{type(self).__name__}' returned a value; edit the state_dict in place).")
         return destination
 
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
@@ -284,8 +285,11 @@ class CellStateMixin:
             keys = _IncompatibleKeys(missing, unexpected)
             for hook in list(cell.__dict__.get("_load_state_dict_post_hooks", {}).values()):
                 if hook(cell, keys) is not None:
-                    raise RuntimeError(f"For '{type(cell).__name__}', a load_state_dict post-hook returned a value; "
-                                       "it must edit incompatible_keys in place and return None.")
+                    # MindSpore 2.10's words (its missing spaces too); the Cell added
+                    raise RuntimeError("Hooks registered with ``register_load_state_dict_post_hook`` are not"
+                                       "expected to return new values, if incompatible_keys need to be modified,"
+                                       f"it should be done inplace. (A load_state_dict post-hook of "
+                                       f"'{type(cell).__name__}' returned a value.)")
 
         load(self, state_dict, "")
         if strict:

@@ -43,10 +43,8 @@ def _check_epoch(epoch, name):
 def _sinks(sink_mode):
     """Whether a dataset_sink_mode=True run sinks: MindSpore 2.10 on CPU trains and evaluates step by step (every
     step reaches the callbacks, cb_params.dataset_sink_mode is False; batch_num stays sink_size when one is given),
-    so a script that sets device_target='CPU', or sets none and runs on the CPU (MindSpore's default target there),
-    gets that; one that asks for GPU or Ascend keeps the sink."""
-    target = context.requested_device_target() or context.get_context("device_target")
-    return sink_mode and target != "CPU"
+    so a script that sets device_target='CPU' gets that; one that asks for GPU or Ascend keeps the sink."""
+    return sink_mode and context.requested_device_target() != "CPU"
 
 
 def _start_step(dataset, initial_step):

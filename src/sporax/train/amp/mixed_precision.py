@@ -5,7 +5,6 @@ weights) to float16; Parameters stay float32 (the master weights), so gradients 
 optimizer work in float32. Cells on the black list (normalisations) stay float32; cells on
 the white list run in float16 and hand float32 back to their neighbours (O1).
 """
-from sporax.core import context
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.boost import BoostTrainOneStepCell, BoostTrainOneStepWithLossScaleCell
@@ -164,20 +163,6 @@ _LEVEL_DEFAULTS = {
 }
 
 
-def _check_cpu_loss_scale(manager):
-    """As MindSpore 2.10: on CPU, a loss scale that checks for overflow (a DynamicLossScaleManager, a
-    FixedLossScaleManager that drops overflowing steps) is refused when the train network is built."""
-    if manager is None or context.get_context("device_target") != "CPU":
-        return
-    if isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
-        return
-    raise ValueError("Only `loss_scale_manager=None` or `loss_scale_manager=FixedLossScaleManager("
-                     "drop_overflow_update=False)`are supported on device `CPU`.\nOn CPU, build_train_network "
-                     f"(and Model's amp_level/loss_scale_manager) got {type(manager).__name__}: pass "
-                     "loss_scale_manager=None, FixedLossScaleManager(scale, drop_overflow_update=False), or "
-                     "level 'O0'/'O1'/'O3' (no default loss scale).")
-
-
 def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
     """A training Cell with mixed precision and loss scaling, as Model builds for ``amp_level``.
 
@@ -212,7 +197,6 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     manager = settings["loss_scale_manager"]
     if manager == "dynamic":
         manager = DynamicLossScaleManager()
-    _check_cpu_loss_scale(manager)
     if manager is None:
         train_network = step(network, optimizer)
     elif isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():

@@ -77,6 +77,8 @@ class GradFunction:
         self.positions = positions
         self.position_mode = position_mode
         self.weights = weights
+        # a weight also given as a positional input gets its gradient through the input (PyNative, as MindSpore)
+        self._weight_ids = frozenset(id(weight) for weight in weights or ())
         self.weight_mode = weight_mode
         self.has_aux = has_aux
         self.return_ids = return_ids
@@ -165,7 +167,7 @@ class GradFunction:
                 and not reaches_cell_hooks(discovered, self._hook_cache, not graph)
                 and not saved_tensors.hooks_active() and not self._saves_with_hooks
                 and (graph or (self._effects < 2 and not reads_inputs(self._reads, self.fn, args, kwargs)
-                               and not _passes_a_weight(args, self.weights)))):
+                               and not (self._weight_ids and any(id(arg) in self._weight_ids for arg in args))))):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
@@ -384,15 +386,6 @@ class GradFunction:
         if position_mode is not None:
             return inputs
         return weighted
-
-
-def _passes_a_weight(args, weights):
-    """True when a positional input is one of the weights itself: MindSpore's PyNative then gives that weight
-    the gradient through the input (a compiled program would see a copy of it, and GRAPH_MODE gives zeros)."""
-    if not weights:
-        return False
-    ids = {id(weight) for weight in weights}
-    return any(id(arg) in ids for arg in args)
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):

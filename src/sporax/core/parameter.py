@@ -20,6 +20,7 @@ import jax
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.host_buffer import private_value
 from sporax.core.initializer import make_array
 from sporax.core.tensor import Tensor
 
@@ -79,7 +80,7 @@ def _check_bool(value, argument):
 def _initial_array(default_input):
     """The jax array a new Parameter starts from (lazily initialised Tensors are filled now)."""
     if isinstance(default_input, Tensor):
-        return default_input._value
+        return private_value(default_input)  # a copy of a Tensor.from_numpy's array, as MindSpore
     if isinstance(default_input, (bool, np.bool_)):
         raise ValueError("Parameter data can not be `bool`")
     if isinstance(default_input, numbers.Integral):

@@ -20,6 +20,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core import jax_private
 from sporax.core.grad_mode import disabled as _grad_disabled
+from sporax.core.host_buffer import HostBuffer, buffer_of
 
 
 def _default_dtype_of_python(data):
@@ -139,7 +140,13 @@ class Tensor:
     # --- the array slot -------------------------------------------------------------------
     @property
     def _value(self):
-        """The backing jax array, materialising a lazily initialised tensor on first use."""
+        """The backing jax array, materialising a lazily initialised tensor on first use (and re-reading a NumPy
+        array the Tensor shares, ``sporax.core.host_buffer``)."""
+        if self._init is None:
+            return self._array
+        source = self._init[0]
+        if type(source) is HostBuffer:
+            return source.read(self)
         array = self._array
         if array is None:
             array = self.init_data()._array
@@ -197,7 +204,7 @@ class Tensor:
 
     # --- conversion -----------------------------------------------------------------------
     def asnumpy(self):
-        """Return the values as a new, writable NumPy array."""
+        """Return the values as a new, writable NumPy array (a view of the array of ``Tensor.from_numpy``)."""
         value = concrete(self._value)
         if value is None:
             raise RuntimeError(
@@ -208,7 +215,9 @@ class Tensor:
             # Sharded across processes (SEMI_AUTO_PARALLEL): every process gathers the whole value,
             # a collective all of them run at this point (as MindSpore's integrated save).
             return _c_long_long(np.array(multihost_utils.process_allgather(value, tiled=True)))
-        return _c_long_long(np.array(value))
+        buffer = buffer_of(self)
+        shared = buffer is not None and value is buffer.synced
+        return _c_long_long(buffer.array.view() if shared else np.array(value))
 
     numpy = asnumpy
 
@@ -238,13 +247,13 @@ class Tensor:
 
     @staticmethod
     def from_numpy(array):
-        """Make a Tensor that shares memory with the NumPy ``array`` where JAX allows it.
+        """Make a Tensor that shares memory with the NumPy ``array``, as in MindSpore.
 
-        On the CPU backend a C-contiguous, writable array whose buffer meets XLA's alignment (64 bytes)
-        is wrapped without a copy, so later writes to the array show in the Tensor, as in MindSpore.
-        Otherwise (an unaligned, strided or read-only buffer, another device) the values are copied.
-        Either way an update of the Tensor (in-place op, ``assign``) gives it a new buffer: the array
-        does not see it.
+        On the CPU backend a C-contiguous, writable array of numbers keeps being the Tensor's storage:
+        later writes to the array show in the Tensor, ``t[i] = v``, ``ops.assign`` and ``copy_`` write
+        into the array, and ``asnumpy()`` returns a view of it (``sporax.core.host_buffer``).
+        ``assign_value`` gives the Tensor storage of its own. Other arrays (strided, read-only, another
+        device) are copied.
 
         Args:
             array (numpy.ndarray): the values.
@@ -255,33 +264,24 @@ class Tensor:
         Examples:
             >>> import numpy as np
             >>> from mindspore import Tensor
-            >>> t = Tensor.from_numpy(np.ones(3, np.float32))
+            >>> a = np.ones(3, np.float32)
+            >>> t = Tensor.from_numpy(a)
+            >>> a[0] = 5
+            >>> print(t)
+            [5. 1. 1.]
         """
-        from sporax.core.tensor_print import numpy_backed
+        from sporax.core.tensor_print import keep_numpy_layout, numpy_backed
 
         array = np.asarray(array)
-        shared = _shared_host_array(array)
-        return numpy_backed(array if shared is None else shared)
+        buffer = HostBuffer.over(array)
+        if buffer is None:
+            return numpy_backed(array)
+        tensor = Tensor._wrap(buffer.synced)
+        tensor._init = (buffer, tuple(array.shape), mstype.from_numpy_dtype(array.dtype))
+        return keep_numpy_layout(tensor)
 
     def __hash__(self):
         return id(self)
-
-
-def _shared_host_array(array):
-    """A jax array on the CPU over ``array``'s own buffer (DLPack), or None where JAX cannot have one.
-
-    XLA on CPU adopts a buffer only when it is aligned; DLPack then copies, and that copy is returned
-    too (it is what ``Tensor(array)`` would make)."""
-    if not array.flags.c_contiguous or not array.flags.writeable or array.dtype.kind not in "biufc":
-        return None
-    if jax.default_backend() != "cpu" or jax.config.jax_default_device is not None:
-        return None  # the Tensor would live on another device than the array
-    if array.dtype.itemsize == 8 and not jax.config.jax_enable_x64:
-        return None  # JAX would narrow it: not the array's values any more
-    try:
-        return jax.dlpack.from_dlpack(array)
-    except (BufferError, TypeError, ValueError, RuntimeError):
-        return None
 
 
 def _c_long_long(array):

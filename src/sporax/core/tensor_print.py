@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from sporax.core import context
+from sporax.core.host_buffer import buffer_of, current_array
 from sporax.core.tensor import Tensor, concrete
 
 _THRESHOLD = 1000  # more elements than this are summarised (NumPy's default, as MindSpore)
@@ -26,16 +27,20 @@ _numpy_backed = {}
 
 def numpy_backed(values):
     """A Tensor of NumPy ``values`` whose ``repr`` uses NumPy's layout (see module docstring)."""
-    tensor = Tensor(values)
+    return keep_numpy_layout(Tensor(values))
+
+
+def keep_numpy_layout(tensor):
+    """Have ``tensor``, just made from a NumPy buffer, print in NumPy's layout until it is replaced; returns it."""
     key = id(tensor)
     _numpy_backed[key] = (tensor._array, weakref.ref(tensor, lambda _, key=key: _numpy_backed.pop(key, None)))
     return tensor
 
 
 def _numpy_layout(tensor):
-    """True while ``tensor`` still holds the array it was made with from a NumPy buffer."""
+    """True while ``tensor`` still holds the array it was made with from a NumPy buffer (or still shares one)."""
     entry = _numpy_backed.get(id(tensor))
-    return entry is not None and entry[0] is tensor._array
+    return entry is not None and (entry[0] is tensor._array or buffer_of(tensor) is not None)
 
 
 def _header(tensor):
@@ -135,7 +140,7 @@ def _uninitialized(tensor):
 def tensor_repr(tensor):
     """``repr(tensor)`` as MindSpore writes it."""
     header = _header(tensor)
-    array = tensor._array
+    array = current_array(tensor)
     if array is None:
         # A dynamic-shape placeholder (``Tensor(shape=[3, None])``) has no value at all: MindSpore prints none.
         return header + "\n)" if -1 in tensor.shape else _uninitialized(tensor)
@@ -174,7 +179,7 @@ def tensor_graph_text(tensor, constant=False):
     ``(1, 2)``; any other prints as ``repr`` without commas: ``Tensor(shape=[2], dtype=Int32,
     value=[1 2])``.
     """
-    values = np.asarray(concrete(tensor._array))
+    values = np.asarray(concrete(current_array(tensor)))
     if values.ndim == 0:
         scalar = values.item()
         if isinstance(scalar, bool):
@@ -217,7 +222,7 @@ def tensor_str(tensor):
 
 
 def _text(tensor):
-    array = tensor._array
+    array = current_array(tensor)
     if array is None:
         if -1 in tensor.shape:
             # MindSpore's str() reads the values of a dynamic-shape placeholder and numpy refuses its -1.
@@ -240,8 +245,9 @@ def tensor_format(tensor, format_spec):
     """``format(tensor, spec)``: ``str`` for an empty spec; a 0-d tensor also takes number specs."""
     if not format_spec:
         return _text(tensor)
-    if tensor.ndim == 0 and tensor._array is not None and not _is_tracer(tensor._array):
-        return format(np.asarray(concrete(tensor._array)).item(), format_spec)
+    array = current_array(tensor)
+    if tensor.ndim == 0 and array is not None and not _is_tracer(array):
+        return format(np.asarray(concrete(array)).item(), format_spec)
     raise TypeError("unsupported format string passed to Tensor.__format__: a Tensor of shape "
                     f"{tensor.shape} takes no format spec ({format_spec!r}); format t.asnumpy() instead.")
 

@@ -8,6 +8,7 @@ it to convert Python control flow.
 import jax
 import numpy as np
 
+from sporax.core.host_buffer import private_value
 from sporax.core.tensor import Tensor, concrete
 
 wrap = Tensor._wrap
@@ -103,7 +104,7 @@ def _copy(self):
         result = Tensor.__new__(Tensor)
         result._array, result._init = None, self._init
         return result
-    return wrap(self._array)
+    return wrap(private_value(self))  # a Tensor.from_numpy's copy does not share the array
 
 
 def _deepcopy(self, memodict):

@@ -8,6 +8,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
+from sporax.core.host_buffer import detach
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import functional
 from sporax.core.parameter import Parameter
@@ -65,6 +66,7 @@ def assign_value(self, value):
         replace(self, value._value, value)
         self._init = None
         return self
+    detach(self)  # new storage: a Tensor.from_numpy's array keeps its values, as in MindSpore
     return rebind(self, value._value, "Tensor.assign_value")
 
 

@@ -139,9 +139,10 @@ def _key_of(value, arrays, owned, mutable):
 
 
 def _plain_tensors(values):
-    """Whether every item is a materialised plain Tensor (no Parameter, no lazily initialised one)."""
+    """Whether every item is a materialised plain Tensor (no Parameter, no lazily initialised one, none sharing a
+    NumPy array)."""
     for value in values:
-        if type(value) is not Tensor or value._array is None:
+        if type(value) is not Tensor or value._init is not None:
             return False
     return True
 
@@ -166,8 +167,8 @@ def plain_marks(args):
         else:
             return None
         for tensor in items:
-            if type(tensor) is not Tensor:
-                return None
+            if type(tensor) is not Tensor or tensor._init is not None:
+                return None  # a lazily initialised Tensor, or one sharing a NumPy array: read through ``_value``
             array = tensor._array
             aval = getattr(array, "aval", None)  # None: a NumPy array, or no value yet
             if aval is None:
@@ -183,7 +184,7 @@ def signature(args, kwargs, owned=None):
     parts = []
     for item in args:
         item_type = type(item)
-        if item_type is Tensor and item._array is not None:  # the common case, inlined: a plain Tensor
+        if item_type is Tensor and item._init is None:  # the common case, inlined: a plain Tensor
             array = item._array
             arrays.append(array)
             parts.append(("T", array.shape, array.dtype))

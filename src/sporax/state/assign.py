@@ -11,6 +11,7 @@ import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
 from sporax.core import generator
+from sporax.core.host_buffer import buffer_of
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.state import traced_views, views
@@ -23,8 +24,11 @@ def rebind(state, array, op_name="assign", through_views=True):
     the new array holds the same values (a gradient hook's wrapper), so the Tensors sharing ``state`` keep theirs."""
     if isinstance(state, Parameter):  # a temporary Tensor made inside the trace may hold tracers
         check_store(state, array, op_name)
-    state._array = array
-    state._init = None
+    buffer = buffer_of(state)
+    if buffer is None or not buffer.write(state, array):  # a Tensor.from_numpy writes into its array, as MindSpore
+        state._array = array
+        if buffer is None or not isinstance(array, jax.core.Tracer):
+            state._init = None  # a value being traced stays in the slot for the trace only: the sharing goes on
     if through_views and not isinstance(array, jax.core.Tracer):
         views.after_write(state)  # a view's write shows in its root, a root's in its views
     elif through_views:

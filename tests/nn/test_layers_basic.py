@@ -275,6 +275,13 @@ def test_dense_and_its_ops_promote_no_dtype(mode):
         context.set_context(mode=previous)
 
 
+def test_mint_linear_names_the_dense_kernel_in_its_dtype_error():
+    # recorded from MindSpore 2.10 (a fresh process): mint.nn.Linear(2, 2) on a Float64 input
+    with pytest.raises(TypeError, match=r"^For 'Dense', the type of 'x2' should be same as 'x1', but got 'x1' with "
+                                        r"type Tensor\[Float64\] and 'x2' with type Tensor\[Float32\]\."):
+        ms.mint.nn.Linear(2, 2)(Tensor(np.ones((1, 2)), mstype.float64))
+
+
 def test_channel_dropouts_print_the_kept_share_as_mindspore():
     # recorded from MindSpore 2.10: Dropout2d/Dropout3d print p as 1 - p; Dropout1d prints nothing
     shown = [repr(nn.Dropout2d(0.2)), repr(nn.Dropout3d(0.1)), repr(nn.Dropout3d()), repr(nn.Dropout1d(0.25)),

@@ -68,6 +68,8 @@ class Dense(Cell):
         Tensor of shape (*, out_channels).
     """
 
+    _kernel_name = "MatMul"  # the kernel MindSpore 2.10's dtype check names
+
     def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
                  activation=None, dtype=mstype.float32):
         super().__init__()
@@ -109,9 +111,9 @@ class Dense(Cell):
         elif array.dtype != weight.dtype:
             # MindSpore's Dense is MatMul + BiasAdd, which promote nothing (Float16 input, Float32 weight)
             names = [f"Tensor[{mstype.from_numpy_dtype(a.dtype)}]" for a in (array, weight)]
-            raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with type {names[0]} "
-                            f"and 'x2' with type {names[1]}. (In nn.Dense: cast the input to the weight's dtype, or "
-                            "use to_float.)")
+            raise TypeError(f"For '{self._kernel_name}', the type of 'x2' should be same as 'x1', but got 'x1' with "
+                            f"type {names[0]} and 'x2' with type {names[1]}. (In nn.{type(self).__name__}: cast the "
+                            "input to the weight's dtype, or use to_float.)")
         output = Tensor._wrap(_dense(array, weight, self.bias._value if self.has_bias else None, in_compiled_trace()))
         if self.activation_flag:
             output = self.activation(output)
@@ -289,6 +291,8 @@ class Linear(Dense):
     Outputs:
         Tensor of shape (*, out_features).
     """
+
+    _kernel_name = "Dense"  # MindSpore 2.10 runs mint.nn.Linear on its Dense kernel (nn.Dense on MatMul)
 
     def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None, dtype=None):
         super().__init__(in_features, out_features, weight_init, bias_init, bias, None,

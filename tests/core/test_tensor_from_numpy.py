@@ -60,6 +60,26 @@ def test_in_place_writes_reach_the_array_and_asnumpy_is_a_view(offset):
 
 
 @_ON_CPU
+@pytest.mark.parametrize("offset", [0, 1], ids=["aligned", "unaligned"])
+def test_views_of_the_tensor_share_the_array_too(offset):
+    # MindSpore 2.10 (CPU): v = t[0]; v[1] = 5 writes a[0, 1]; r = t.reshape(3, 2); r[2, 1] = 9 writes a[1, 2];
+    # then a[0, 0] = -1 shows in v ([-1. 5. 1.]) and r ([[-1, 5], [1, 1], [1, 9]]).
+    array = _aligned((7,), np.float32)[offset:offset + 6].reshape(2, 3)
+    array[...] = 1
+    tensor = Tensor.from_numpy(array)
+    row = tensor[0]
+    row[1] = 5
+    np.testing.assert_array_equal(array, [[1, 5, 1], [1, 1, 1]])
+    reshaped = tensor.reshape(3, 2)
+    reshaped[2, 1] = 9
+    np.testing.assert_array_equal(array, [[1, 5, 1], [1, 1, 9]])
+    array[0, 0] = -1
+    np.testing.assert_array_equal(row.asnumpy(), [-1, 5, 1])
+    np.testing.assert_array_equal(reshaped.asnumpy(), [[-1, 5], [1, 1], [1, 9]])
+    np.testing.assert_array_equal(tensor[1].asnumpy(), [1, 1, 9])
+
+
+@_ON_CPU
 def test_assign_value_a_parameter_and_a_deep_copy_take_storage_of_their_own():
     # MindSpore 2.10: after t.assign_value(zeros) a stays [1. 1. 1.]; Parameter(Tensor.from_numpy(a)) keeps [1. 1. 1.]
     # when a[0] = 9 afterwards.

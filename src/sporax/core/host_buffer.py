@@ -50,15 +50,18 @@ class HostBuffer:
             return None
         return cls(array, synced)
 
-    def read(self, tensor):
-        """``tensor``'s current jax array: re-made from the NumPy array when its bytes changed."""
-        array = tensor._array
-        if array is not self.synced:  # a value being traced in the slot for now
-            return array
-        if self.zero_copy or _same_bytes(self.array, array):
-            return array
-        tensor._array = self.synced = jax.device_put(np.array(self.array, copy=True))
+    def current(self):
+        """The array's values as a jax array, re-made when its bytes changed since the last call."""
+        if not (self.zero_copy or _same_bytes(self.array, self.synced)):
+            self.synced = jax.device_put(np.array(self.array, copy=True))
         return self.synced
+
+    def read(self, tensor):
+        """``tensor``'s current jax array (a value being traced stays in the slot for the trace)."""
+        if isinstance(tensor._array, jax.core.Tracer):
+            return tensor._array
+        tensor._array = self.current()
+        return tensor._array
 
     def write(self, tensor, array):
         """Store ``array`` into the NumPy array and the Tensor; False (nothing done) where it cannot: a value being
@@ -72,10 +75,54 @@ class HostBuffer:
         return True
 
 
+class HostView:
+    """A view (``t[0]``, ``t.reshape``) of a Tensor sharing a NumPy array: ``select`` of the array's values.
+
+    Writes into the view reach the array through the view links (``sporax.state.views``) and the root's
+    HostBuffer; this only keeps the view's reads current with the array."""
+
+    __slots__ = ("buffer", "select", "seen")
+
+    def __init__(self, buffer, select):
+        self.buffer, self.select, self.seen = buffer, select, buffer.synced
+
+    def read(self, tensor):
+        array = tensor._array
+        if isinstance(array, jax.core.Tracer):
+            return array
+        root = self.buffer.current()
+        if root is not self.seen or self.buffer.zero_copy:  # (a zero-copy root's memory changes under one object)
+            self.seen = root
+            try:
+                values = self.select(root)
+            except (TypeError, ValueError, IndexError):
+                values = None
+            if values is None or values.shape != array.shape:
+                tensor._init = None  # the array no longer fits the view: it keeps its values
+                return array
+            tensor._array = array = values.astype(array.dtype) if values.dtype != array.dtype else values
+        return array
+
+    def write(self, tensor, array):
+        tensor._array = array  # the view links carry it into the root's array
+        return not isinstance(array, jax.core.Tracer)
+
+
+SHARING = (HostBuffer, HostView)
+
+
 def buffer_of(tensor):
-    """The HostBuffer ``tensor`` shares, or None."""
+    """The HostBuffer (or HostView) ``tensor`` shares, or None."""
     init = tensor._init
-    return init[0] if init is not None and type(init[0]) is HostBuffer else None
+    return init[0] if init is not None and type(init[0]) in SHARING else None
+
+
+def view_of(base, view, select):
+    """Make ``view`` (``select`` of ``base``'s values, recorded as a view of it) follow the NumPy array ``base``
+    shares, if it shares one."""
+    buffer = buffer_of(base)
+    if type(buffer) is HostBuffer and view._init is None:
+        view._init = (HostView(buffer, select), tuple(view._array.shape), base._init[2])
 
 
 def current_array(tensor):
@@ -88,10 +135,10 @@ def current_array(tensor):
 def private_value(tensor):
     """``tensor``'s values in a jax array nobody else writes (a Parameter made from a shared Tensor copies, as in
     MindSpore)."""
-    buffer = buffer_of(tensor)
-    if buffer is None:
-        return tensor._value
-    return jax.device_put(np.array(buffer.array, copy=True))
+    value = tensor._value
+    if buffer_of(tensor) is None:
+        return value
+    return jax.device_put(np.array(value, copy=True))  # not the buffer's array: a Parameter's is donated to its steps
 
 
 def detach(tensor):
@@ -99,7 +146,7 @@ def detach(tensor):
     there."""
     buffer = buffer_of(tensor)
     if buffer is not None:
-        if buffer.zero_copy:  # the slot reads the array's memory: give it its own copy
+        if type(buffer) is HostBuffer and buffer.zero_copy:  # the slot reads the array's memory: give it a copy
             tensor._array = jax.device_put(np.array(buffer.array, copy=True))
         tensor._init = None
 

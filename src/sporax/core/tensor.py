@@ -20,7 +20,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core import jax_private
 from sporax.core.grad_mode import disabled as _grad_disabled
-from sporax.core.host_buffer import HostBuffer, buffer_of
+from sporax.core.host_buffer import SHARING, HostBuffer, buffer_of
 
 
 def _default_dtype_of_python(data):
@@ -145,7 +145,7 @@ class Tensor:
         if self._init is None:
             return self._array
         source = self._init[0]
-        if type(source) is HostBuffer:
+        if type(source) in SHARING:
             return source.read(self)
         array = self._array
         if array is None:
@@ -216,7 +216,7 @@ class Tensor:
             # a collective all of them run at this point (as MindSpore's integrated save).
             return _c_long_long(np.array(multihost_utils.process_allgather(value, tiled=True)))
         buffer = buffer_of(self)
-        shared = buffer is not None and value is buffer.synced
+        shared = type(buffer) is HostBuffer and value is buffer.synced
         return _c_long_long(buffer.array.view() if shared else np.array(value))
 
     numpy = asnumpy

@@ -30,7 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
-from sporax.core import jax_private
+from sporax.core import host_buffer, jax_private
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 
@@ -99,6 +99,7 @@ def record(base, view, select):
     views.append((reference, select))
     root_of[key] = (reference, entry[0], select)
     if links is EAGER:
+        host_buffer.view_of(root, view, select)  # a view of a Tensor.from_numpy follows the NumPy array too
         _LAYOUT_OF[key] = (reference, tuple(root.shape), select)
         for tensor in (root, view):
             if isinstance(tensor, Parameter):
@@ -179,7 +180,7 @@ def after_write(tensor):
 
 def _write_into_root(root, view, select):
     """Scatter ``view``'s values into ``root``'s array; False where they no longer line up."""
-    array = root._array
+    array = host_buffer.current_array(root)
     try:
         positions = select(jnp.arange(array.size, dtype=jnp.int32).reshape(array.shape))
     except (TypeError, ValueError, IndexError):
@@ -191,7 +192,10 @@ def _write_into_root(root, view, select):
     # copies left alone must not write the old value back over the new one.
     values = values.astype(array.dtype)
     changed = values != select(array)
-    root._array = array.reshape(-1).at[positions[changed]].set(values[changed]).reshape(array.shape)
+    array = array.reshape(-1).at[positions[changed]].set(values[changed]).reshape(array.shape)
+    buffer = host_buffer.buffer_of(root)
+    if buffer is None or not buffer.write(root, array):  # a Tensor.from_numpy root writes into its NumPy array
+        root._array = array
     return True
 
 

@@ -56,3 +56,10 @@ def test_partial_reductions_and_float16_keep_their_dtypes():
     half = Tensor(A.astype(np.float16))
     assert half.sum().dtype == ms.float16 and half.mean().dtype == ms.float16
     np.testing.assert_allclose(half.sum().asnumpy(), A.astype(np.float16).astype(np.float64).sum(), rtol=1e-3)
+
+
+def test_sums_past_a_million_elements_stay_in_float32():
+    big = np.full((1 << 20) + 1, 0.1, np.float32)
+    total = Tensor(big).sum()
+    assert total.dtype == ms.float32
+    np.testing.assert_allclose(float(total.asnumpy()), big.size * 0.1, rtol=1e-4)

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 from sporax import log
 from sporax.core.tensor import Tensor, unwrap
 from sporax.nn.cell import Cell
-from sporax.ops.functional.reduce import divide_exactly
+from sporax.ops.functional.reduce import divide_exactly, full_sum
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -29,9 +29,9 @@ def _weighted_reduction(values, weights, reduce, average):
         values = values * jnp.asarray(weights, jnp.float32)
     if reduce and average:
         # jnp.mean multiplies by a rounded 1/size (an ulp off MindSpore's division, e.g. 0.1 / 3)
-        values = divide_exactly(jnp.sum(values), values.size)
+        values = divide_exactly(full_sum(values), values.size)
     elif reduce:
-        values = jnp.sum(values)
+        values = full_sum(values)
     return values.astype(input_dtype)
 
 

@@ -23,7 +23,7 @@ from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
-from sporax.ops.functional.reduce import divide_exactly
+from sporax.ops.functional.reduce import divide_exactly, full_sum
 from sporax.ops.face_inputs import accepting, primitive_accepting
 from sporax.ops.functional.arithmetic import one_dtype
 from sporax.ops.op_table import ANY, FLOAT, INDEX, TO_FLOAT, Sample, op, spelling
@@ -31,16 +31,16 @@ from sporax.ops.op_table import ANY, FLOAT, INDEX, TO_FLOAT, Sample, op, spellin
 
 def _reduce(loss, reduction, weight_sum=None):
     if reduction == "sum":
-        return jnp.sum(loss)
+        return full_sum(loss) if loss.dtype.kind == "f" else jnp.sum(loss)
     if reduction == "mean":
         if weight_sum is not None:
-            return jnp.sum(loss) / weight_sum
+            return full_sum(loss) / weight_sum
         # the sum divided by the count rounded once, as MindSpore's loss kernels and ReduceMean divide (jnp.mean
         # multiplies by the count's rounded reciprocal: BinaryCrossEntropy's docstring example gave 0.38240486,
         # MindSpore 0.38240483)
         if loss.dtype.kind != "f":
             return jnp.mean(loss)
-        total = jnp.sum(loss, dtype=np.promote_types(loss.dtype, np.float32))
+        total = full_sum(loss, np.promote_types(loss.dtype, np.float32))
         return divide_exactly(total, loss.size).astype(loss.dtype)
     return loss
 

@@ -281,7 +281,8 @@ def adaptive_max_pool1d(input, output_size):
 def _nearest_index(size_in, size_out, align_corners, half_pixel_centers):
     dst = np.arange(size_out, dtype=np.float64)
     if align_corners and size_out > 1:
-        src = np.round(dst * (size_in - 1) / (size_out - 1))
+        # a source half-way between two pixels takes the later one (C's roundf, as MindSpore), not NumPy's even one
+        src = np.floor(dst * (size_in - 1) / (size_out - 1) + 0.5)
     elif half_pixel_centers:
         src = np.floor((dst + 0.5) * size_in / size_out)
     else:

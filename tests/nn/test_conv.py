@@ -87,16 +87,17 @@ def test_conv2d_matches_numpy_reference():
     np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
 
 
-def test_grouped_conv2d_transpose_matches_numpy_reference():
-    # MindSpore 2.10's CPU kernel gives other numbers for group > 1; sporax follows the definition
-    # (the input-gradient of the grouped Conv2d), as PyTorch's ConvTranspose2d does.
+def test_grouped_conv2d_transpose_matches_mindspore():
+    # MindSpore 2.10's Cell appends output_padding as zero rows/columns (pad_mode 'pad'); the rest is the
+    # definition (the input-gradient of the grouped Conv2d), as PyTorch's ConvTranspose2d.
     name = "convT_pad_outpad_group"
     x, weight = ORACLE[f"{name}/x"], ORACLE[f"{name}/weight"]
     layer = nn.Conv2dTranspose(4, 6, 3, stride=2, pad_mode="pad", padding=1, output_padding=1, group=2)
     layer.weight.set_data(Tensor(weight))
-    expected = numpy_conv2d_transpose(x, weight, 2, 1, 1, 2)
-    assert ORACLE[f"{name}/y"].shape == expected.shape
-    np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
+    output = layer(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(output, ORACLE[f"{name}/y"], rtol=1e-4, atol=1e-5)
+    expected = numpy_conv2d_transpose(x, weight, 2, 1, 0, 2)
+    np.testing.assert_allclose(output[..., :-1, :-1], expected, rtol=1e-4, atol=1e-5)
 
 
 def test_output_shapes_for_each_pad_mode():
@@ -231,3 +232,19 @@ def test_float16_conv2d_bias_rounds_once_in_graph_mode(mode):
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert output.dtype == mstype.float16
     np.testing.assert_array_equal(output.asnumpy(), once if mode == ms.GRAPH_MODE else twice)
+
+
+def test_conv2d_transpose_pad_mode_appends_output_padding_as_zeros():
+    """MindSpore 2.10's Conv2dTranspose with pad_mode 'pad' appends the output_padding rows/columns as zeros,
+    after the bias (values recorded there); the other rows are the transposed convolution."""
+    x = Tensor(np.ones((1, 1, 3, 3), np.float32))
+    out = nn.Conv2dTranspose(1, 1, 3, 2, "pad", 1, output_padding=(1, 0), has_bias=True, weight_init="ones",
+                             bias_init="ones")(x).asnumpy()[0, 0]
+    row = [2.0, 3.0, 2.0, 3.0, 2.0]
+    other = [3.0, 5.0, 3.0, 5.0, 3.0]
+    np.testing.assert_array_equal(out, [row, other, row, other, row, [0.0] * 5])
+    out = nn.Conv2dTranspose(1, 1, 3, 2, "pad", (1, 0, 0, 1), output_padding=1, weight_init="ones")(x).asnumpy()[0, 0]
+    assert out.shape == (7, 7)
+    np.testing.assert_array_equal(out[0], [1.0, 1.0, 2.0, 1.0, 2.0, 1.0, 0.0])
+    np.testing.assert_array_equal(out[-1], np.zeros(7))
+    np.testing.assert_array_equal(out[:, -1], np.zeros(7))

@@ -70,9 +70,20 @@ def test_interpolate_bicubic_is_smooth_and_exact_on_identity():
     np.testing.assert_allclose(same.asnumpy(), img, atol=1e-12)
     ramp = np.arange(8.0).reshape(1, 1, 1, 8).repeat(3, 2)
     wide = ops.interpolate(T(ramp), size=(3, 15), mode="bicubic", align_corners=True).asnumpy()
-    # Away from the borders (where MindSpore drops the outside taps) cubic reproduces a ramp.
+    # Away from the borders (where MindSpore reads the edge pixel) cubic reproduces a ramp.
     np.testing.assert_allclose(wide[0, 0, 0, 2:-2], np.linspace(0, 7, 15)[2:-2], atol=1e-12)
     np.testing.assert_allclose(wide[0, 0, 0, [0, -1]], [0.0, 7.0], atol=1e-12)
+
+
+def test_interpolate_bicubic_matches_mindspore_with_and_without_aligned_corners():
+    # MindSpore 2.10: aligned corners use a = -0.75 and the edge pixel for outside taps; otherwise a = -0.5
+    # with outside taps dropped
+    row = T(np.cos(np.arange(6) * 0.7).astype(np.float32).reshape(1, 1, 1, 6))
+    aligned = ops.interpolate(row, size=(1, 11), mode="bicubic", align_corners=True).asnumpy()[0, 0, 0]
+    np.testing.assert_allclose(aligned, [1.0, 0.938191, 0.764842, 0.508622, 0.169967, -0.182205, -0.504846,
+                                         -0.787338, -0.942222, -0.980344, -0.936457], atol=2e-6)
+    half_pixel = ops.interpolate(row, size=(1, 4), mode="bicubic", align_corners=False).asnumpy()[0, 0, 0]
+    np.testing.assert_allclose(half_pixel, [0.968398, 0.332737, -0.641271, -0.947129], atol=2e-6)
 
 
 # --- activations ------------------------------------------------------------------------------

@@ -26,3 +26,13 @@ def test_xlogy_gradient_matches_mindspore():
 def test_xdivy_stays_zero_where_x_is_zero():
     result = ops.xdivy(Tensor([0.0, 1.0, 0.0]), Tensor([0.0, 0.0, 2.0]))
     np.testing.assert_array_equal(result.asnumpy(), [0.0, INF, 0.0])  # MindSpore 2.10 CPU
+
+
+def test_copysign_takes_the_sign_of_other_below_zero():
+    # MindSpore 2.10: a -0.0 or -NaN `other` gives a positive result; a +0.0 `x` with a negative `other` gives -0.0
+    x = Tensor(np.array([1.0, -1.0, 2.0, -2.0, 3.0, 0.0], np.float32))
+    other = Tensor(np.array([-0.0, 0.0, -np.nan, np.nan, -np.inf, -1.0], np.float32))
+    out = ops.copysign(x, other).asnumpy()
+    np.testing.assert_array_equal(out, [1.0, 1.0, 2.0, 2.0, -3.0, -0.0])
+    assert np.signbit(out[-1])
+    np.testing.assert_array_equal(ops.copysign(Tensor(np.array([1, -2], np.int32)), -0.0).asnumpy(), [1.0, 2.0])

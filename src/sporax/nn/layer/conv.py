@@ -285,7 +285,8 @@ class Conv2dTranspose(_Conv):
         stride (Union[int, tuple[int]]): the upsampling step. Default: 1.
         pad_mode (str): 'same' (output = input * stride), 'valid' or 'pad'. Default: 'same'.
         padding (Union[int, tuple[int]]): with 'pad', removed from (top, bottom, left, right). Default: 0.
-        output_padding (Union[int, tuple[int]]): extra rows/columns at the bottom/right. Default: 0.
+        output_padding (Union[int, tuple[int]]): extra rows/columns at the bottom/right (with 'pad': zeros, as
+            MindSpore's Cell appends them). Default: 0.
         dilation (Union[int, tuple[int]]): Default: 1.
         group (int): Default: 1.
         has_bias (bool): Default: False.
@@ -329,14 +330,24 @@ class Conv2dTranspose(_Conv):
                 low = high = 0
             else:
                 low, high = self._pads[2 * axis], self._pads[2 * axis + 1]
-            pads.append((low, high - self.output_padding[axis]))
+            pads.append((low, high - (0 if self._zero_padded else self.output_padding[axis])))
         return pads
+
+    _appends_output_padding = True
+
+    @property
+    def _zero_padded(self):
+        """With 'pad', MindSpore's Conv2dTranspose appends ``output_padding`` rows/columns of zeros to the output
+        (after the bias) instead of computing them; its Conv3dTranspose computes them."""
+        return self._appends_output_padding and self.pad_mode == "pad" and any(self.output_padding)
 
     def construct(self, x):
         array, weight = self._arrays(x)
         pads = tuple(self._transposed_pads(array.ndim - 2))
-        return Tensor._wrap(layer_forms.transpose_conv(array, weight, self._bias(), pads, self.stride,
-                                                       self.dilation, self.group))
+        out = layer_forms.transpose_conv(array, weight, self._bias(), pads, self.stride, self.dilation, self.group)
+        if self._zero_padded:
+            out = jnp.pad(out, [(0, 0)] * (out.ndim - 2) + [(0, extra) for extra in self.output_padding])
+        return Tensor._wrap(out)
 
 
 class Conv1dTranspose(Conv2dTranspose):

@@ -51,6 +51,7 @@ class Conv3dTranspose(Conv2dTranspose):
     """
 
     _format = "NCDHW"
+    _appends_output_padding = False
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, output_padding=0, has_bias=False, weight_init=None, bias_init=None, data_format="NCDHW",

@@ -388,8 +388,14 @@ def _check_copysign(x, other):
                         "a Bool one; cast it first, e.g. x.astype(mindspore.float32).")
 
 
-copysign = _binary_function("copysign", jnp.copysign, np.copysign,
-                            "Return the magnitude of ``x`` with the sign of ``other``.", to_float=True, mint=False,
+def _sign_of_negative(module):
+    """MindSpore's copysign: negative where ``other < 0``, so a -0.0 or -NaN ``other`` gives a positive result
+    (IEEE copysign would read their sign bit)."""
+    return lambda x, other: module.where(other < 0, -module.abs(x), module.abs(x))
+
+
+copysign = _binary_function("copysign", _sign_of_negative(jnp), _sign_of_negative(np),
+                            "Return the magnitude of ``x``, negative where ``other < 0``.", to_float=True, mint=False,
                             inputs=("x", "other"), value_check=_check_copysign)
 
 

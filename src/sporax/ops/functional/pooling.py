@@ -254,14 +254,20 @@ def _lp_pool(op_name, array, norm_type, kernel_size, stride, ceil_mode, spatial)
 
 @kernel("norm_type", "kernel", "strides", "pads")
 def _lp_pool_kernel(array, norm_type, kernel, strides, pads):
-    total = _pool_window(array ** norm_type, lax.add, np.zeros((), array.dtype), kernel, strides, pads)
+    zero = np.zeros((), array.dtype)
+    total = _pool_window(array ** norm_type, lax.add, zero, kernel, strides, pads)
+    if any(high for _, high in pads):
+        # MindSpore scales the average of a ceil-mode window cut by the edge up to the whole window: its sum
+        # times (window size / elements inside)
+        inside = _pool_window(jnp.ones_like(array), lax.add, zero, kernel, strides, pads)
+        total = total * (float(np.prod(kernel)) / inside)
     return jnp.sign(total) * jnp.maximum(jnp.abs(total), 0) ** (1.0 / norm_type)
 
 
 @op(inputs="x", dtypes=TO_FLOAT, samples=samples.lp_pool_samples(1), reference=samples.numpy_lp_pool(1))
 def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last axis (integer inputs give Float32,
-    as in MindSpore)."""
+    as in MindSpore; a ceil-mode window cut by the edge sums its elements times window size / elements inside)."""
     return _lp_pool("lp_pool1d", x, norm_type, kernel_size, stride, ceil_mode, 1)
 
 

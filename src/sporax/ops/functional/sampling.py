@@ -87,9 +87,11 @@ def _linear_matrix(size_in, size_out, align_corners, scale):
     return matrix
 
 
-def _cubic_matrix(size_in, size_out, align_corners, scale, a=-0.5):
-    """Keys' cubic convolution (a = -0.5); taps outside the input are dropped and the rest
-    renormalised (MindSpore's bicubic, within 3e-4 of it on a 4x4 -> 3x3 test)."""
+def _cubic_matrix(size_in, size_out, align_corners, scale):
+    """Keys' cubic convolution as MindSpore's bicubic: with aligned corners a = -0.75 and taps outside the
+    input read the edge pixel (exact to float rounding); otherwise a = -0.5, taps outside the input dropped and
+    the rest renormalised (within 3e-4 of MindSpore 2.10)."""
+    a = -0.75 if align_corners else -0.5
     src = _source_coordinates(size_in, size_out, align_corners, scale)
     base = np.floor(src)
     t = src - base
@@ -100,6 +102,9 @@ def _cubic_matrix(size_in, size_out, align_corners, scale, a=-0.5):
     matrix = np.zeros((size_out, size_in))
     for offset, weight in zip((-1, 0, 1, 2), weights):
         taps = base.astype(np.int64) + offset
+        if align_corners:
+            np.add.at(matrix, (np.arange(size_out), np.clip(taps, 0, size_in - 1)), weight)
+            continue
         inside = (taps >= 0) & (taps < size_in)
         np.add.at(matrix, (np.arange(size_out)[inside], taps[inside]), weight[inside])
     return matrix / matrix.sum(axis=1, keepdims=True)
@@ -281,7 +286,8 @@ def adaptive_max_pool1d(input, output_size):
 def _nearest_index(size_in, size_out, align_corners, half_pixel_centers):
     dst = np.arange(size_out, dtype=np.float64)
     if align_corners and size_out > 1:
-        src = np.round(dst * (size_in - 1) / (size_out - 1))
+        # a source half-way between two pixels takes the later one (C's roundf, as MindSpore), not NumPy's even one
+        src = np.floor(dst * (size_in - 1) / (size_out - 1) + 0.5)
     elif half_pixel_centers:
         src = np.floor((dst + 0.5) * size_in / size_out)
     else:

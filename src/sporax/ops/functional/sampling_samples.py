@@ -164,7 +164,7 @@ def numpy_resize_nearest(input_x, size, align_corners=False, half_pixel_centers=
     """Output (i, j) is input (source(i), source(j)) of the last two axes."""
     def source(position, size_in, size_out):
         if align_corners and size_out > 1:
-            value = round(position * (size_in - 1) / (size_out - 1))
+            value = math.floor(position * (size_in - 1) / (size_out - 1) + 0.5)
         elif half_pixel_centers:
             value = math.floor((position + 0.5) * size_in / size_out)
         else:

@@ -207,7 +207,8 @@ def pool_samples(spatial, maximum):
 
 
 def numpy_lp_pool(spatial):
-    """``(sum x^p)^(1/p)`` over each window (valid windows; ceil mode keeps a partial last one)."""
+    """``(sum x^p)^(1/p)`` over each window (valid windows; ceil mode keeps a partial last one, its sum scaled
+    to the whole window)."""
 
     def reference(x, norm_type, kernel_size, stride=None, ceil_mode=False):
         kernel = _tuple(kernel_size, spatial)
@@ -217,7 +218,8 @@ def numpy_lp_pool(spatial):
         result = np.empty(x.shape[:-spatial] + tuple(counts))
         for index, axes in _windows(sizes, kernel, strides, (0,) * spatial, (1,) * spatial, ceil_mode):
             inside = tuple(slice(positions[0], min(positions[-1] + 1, size)) for positions, size in zip(axes, sizes))
-            total = (x[(Ellipsis,) + inside] ** norm_type).sum(axis=tuple(range(-spatial, 0)))
+            part = x[(Ellipsis,) + inside] ** norm_type
+            total = part.sum(axis=tuple(range(-spatial, 0))) * np.prod(kernel) / np.prod(part.shape[-spatial:])
             result[(Ellipsis,) + index] = np.sign(total) * np.abs(total) ** (1.0 / norm_type)
         return result
 

@@ -75,7 +75,7 @@ def _cubic(size_in, size_out, mode, a, tabulated=True):
 
 def _nearest(size_in, size_out, align_corners, half_pixel):
     if align_corners:
-        source = np.round(_coordinates(size_in, size_out, "align_corners"))
+        source = np.floor(_coordinates(size_in, size_out, "align_corners") + 0.5)
     elif half_pixel:
         source = np.floor((np.arange(size_out) + 0.5) * (size_in / size_out))
     else:

@@ -45,6 +45,24 @@ def test_a_list_of_tensors_is_reversed_in_place():
     assert [float(item) for item in tensors] == [1.0, 2.0]
 
 
+pairs = [[1, 2], [3, 4]]
+
+
+@ms.jit
+def reverse_first_item():
+    first = pairs[0]
+    first.reverse()
+    return first
+
+
+def test_an_item_of_a_module_list_reversed_is_returned_itself():
+    # MindSpore 2.10: the item itself, reversed at every call ([2, 1], then [1, 2]), the module list holding it
+    output = reverse_first_item()
+    assert output == [2, 1] and output is pairs[0] and pairs == [[2, 1], [3, 4]]
+    output = reverse_first_item()
+    assert output == [1, 2] and output is pairs[0]
+
+
 @ms.jit
 def reverse_argument(values):
     values.reverse()

@@ -45,9 +45,31 @@ def test_primitive_defaults():
     assert repr(ops.MatMul(transpose_b=True)) == "Prim[MatMul]<transpose_a=False, transpose_b=True>"
 
 
-def test_matmul_shape_error_teaches():
-    with pytest.raises(ValueError, match="'matmul'.*last dimension"):
-        ops.matmul(Tensor(np.ones((2, 3))), Tensor(np.ones((2, 3))))
+@pytest.mark.parametrize("first, second, error, message", [
+    # MindSpore 2.10 (ops.matmul, mint.matmul, Tensor.matmul and @ alike), each shape pair in its own process
+    ((2, 3), (2, 3), RuntimeError, "For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 3 and 2."),
+    ((3,), (2, 4), RuntimeError, "For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 3 and 2."),
+    ((2, 3, 4), (3, 5, 5), RuntimeError,
+     "For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 4 and 5."),
+    ((2, 3, 4), (3, 4, 5), RuntimeError, "For 'MatMulExt' op,  shape1 and shape2 must be broadcastable, but got "
+                                         "[const vector]{2, 3, 4} and [const vector]{3, 4, 5}"),
+    ((2, 3, 4), (5,), ValueError, "For 'MatMul' the input dimensions must be equal, but got 'x1_col': 4 and "
+                                  "'x2_row': 5."),
+])
+def test_matmul_shape_errors_are_mindspores(first, second, error, message):
+    x, y = Tensor(np.ones(first, np.float32)), Tensor(np.ones(second, np.float32))
+    for call in (ops.matmul, lambda a, b: a @ b, lambda a, b: a.matmul(b)):
+        with pytest.raises(error) as info:
+            call(x, y)
+        assert str(info.value).startswith(message)
+
+
+def test_matmul_broadcasts_batch_dimensions():
+    out = ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3, 5), np.float32)))
+    assert out.shape == (4, 2, 5) and float(out.asnumpy()[0, 0, 0]) == 3.0
+
+
+def test_addn_shape_error_teaches():
     with pytest.raises(ValueError, match="addn"):
         ops.addn([Tensor(np.ones(2)), Tensor(np.ones(3))])
 

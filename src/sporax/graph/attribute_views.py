@@ -223,10 +223,13 @@ class Views:
                 if view.rebound or strict:
                     return type(view.original)(view)
                 return view.original
+            # a list or dict holding no view is the object itself (``y = g[0]; y.reverse(); return y``)
             if type(value) in (list, tuple):
-                return type(value)(visit(item) for item in value)
+                items = [visit(item) for item in value]
+                return value if all(new is old for new, old in zip(items, value)) else type(value)(items)
             if type(value) is dict:
-                return {key: visit(item) for key, item in value.items()}
+                items = {key: visit(item) for key, item in value.items()}
+                return value if all(items[key] is item for key, item in value.items()) else items
             return value
 
         return visit(outputs)

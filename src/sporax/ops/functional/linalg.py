@@ -58,6 +58,26 @@ def _promoted(*arrays):
     return [array if array.dtype == dtype else array.astype(dtype) for array in arrays]
 
 
+def _check_matmul_shapes(first, second):
+    """MindSpore 2.10's MatMulExt errors (ops.matmul, mint.matmul, ``@``): a 1-D ``other`` that does not fit is
+    MatMul's ValueError, a mismatched inner dimension or unbroadcastable batch dimensions RuntimeError."""
+    shapes = f"(input shape {first}, other shape {second})"
+    if len(second) == 1:
+        if first[-1] != second[0]:
+            raise ValueError(f"For 'MatMul' the input dimensions must be equal, but got 'x1_col': {first[-1]} and "
+                             f"'x2_row': {second[0]}. {shapes}")
+        return
+    if first[-1] != second[-2]:
+        raise RuntimeError(f"For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got {first[-1]} and "
+                           f"{second[-2]}. {shapes}")
+    try:
+        np.broadcast_shapes(first[:-2], second[:-2])
+    except ValueError:
+        vectors = ["[const vector]{" + ", ".join(map(str, shape)) + "}" for shape in (first, second)]
+        raise RuntimeError(f"For 'MatMulExt' op,  shape1 and shape2 must be broadcastable, but got {vectors[0]} and "
+                           f"{vectors[1]}") from None
+
+
 def _product(op_name, function, input, other, input_name="input", other_name="other", same_dtype=False):
     """``function(input, other)`` in their common dtype (``same_dtype``: the two dtypes must be equal); a shape
     mismatch raises naming the op."""
@@ -67,6 +87,8 @@ def _product(op_name, function, input, other, input_name="input", other_name="ot
         raise TypeError(f"For '{op_name}', the type of '{other_name}' should be same as '{input_name}', but got "
                         f"'{input_name}' with type {names[0]} and '{other_name}' with type {names[1]}. Cast one "
                         f"of them first, e.g. {other_name}.astype({input_name}.dtype).")
+    if op_name == "matmul":
+        _check_matmul_shapes(tuple(input.shape), tuple(other.shape))
     a, b = _promoted(input, other)
     try:
         # complex operands: MindSpore's gradient multiplies by the other operand's conjugate

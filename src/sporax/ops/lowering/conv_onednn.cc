@@ -92,13 +92,6 @@ struct Conv {
   dnnl::convolution_backward_weights backward_weights;
   bool side_by_side = false;  // the backward primitives were made for one thread each (see the file's comment)
   bool gemm_weights = false;  // the weight gradient is WeightGradientByGemm's, backward_weights is not made
-  // Side by side on a window wider than 1x1 and 16 channels or more, not direct JIT: the data thread also computes
-  // the weight gradient of the first ``head`` images (N/8), the other thread that of the rest (Backward's comment).
-  int64_t head = 0;
-  memory::desc head_src, head_dst, tail_src, tail_dst;
-  dnnl::convolution_backward_weights::primitive_desc head_pd, tail_pd;
-  dnnl::convolution_backward_weights head_weights, tail_weights;
-  std::vector<float> head_buffer, tail_buffer;  // the two shares in the primitive's layout
 
   explicit Conv(const Key& k) {
     // k: N, C, H, W, O, kh, kw, stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right
@@ -142,23 +135,6 @@ struct Conv {
         weights_pd = dnnl::convolution_backward_weights::primitive_desc(engine, direct, src, weights_any, dst,
             strides, low, high, forward_pd, attributes);
         backward_weights = dnnl::convolution_backward_weights(weights_pd);
-        head = side_by_side && !direct_jit && k[5] * k[6] > 1 && k[1] >= 16 ? k[0] / 8 : 0;
-        if (head > 0) {
-          auto make = [&](int64_t n, memory::desc& s, memory::desc& d) {
-            s = memory::desc({n, k[1], k[2], k[3]}, f32, Tag::nhwc);
-            d = memory::desc({n, k[4], ho, wo}, f32, Tag::nhwc);
-            auto hint = dnnl::convolution_forward::primitive_desc(engine, dnnl::prop_kind::forward_training, direct,
-                s, weights_any, d, strides, low, high, attributes);
-            return dnnl::convolution_backward_weights::primitive_desc(engine, direct, s,
-                weights_pd.diff_weights_desc(), d, strides, low, high, hint, attributes);
-          };
-          head_pd = make(head, head_src, head_dst);
-          tail_pd = make(k[0] - head, tail_src, tail_dst);
-          head_weights = dnnl::convolution_backward_weights(head_pd);
-          tail_weights = dnnl::convolution_backward_weights(tail_pd);
-          head_buffer.resize(weights_pd.diff_weights_desc().get_size() / sizeof(float));
-          tail_buffer.resize(head_buffer.size());
-        }
       }
     } catch (...) {
       omp_set_num_threads(threads);
@@ -308,24 +284,11 @@ void RunPart(const Key& key, Conv& conv, int part, const float* array, const flo
              float* array_gradient, float* weight_gradient) {
   auto& e = conv.engine;
   dnnl::stream stream(e);
-  memory::desc blocked_desc = conv.gemm_weights ? memory::desc() : conv.weights_pd.diff_weights_desc();
-  if (conv.head > 0 && part == 1) {  // the rest of the batch's share
-    int64_t image = key[1] * key[2] * key[3], output = conv.head_dst.get_dims()[1] * conv.head_dst.get_dims()[2] *
-                                                       conv.head_dst.get_dims()[3];
-    conv.tail_weights.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.tail_src, e, array + conv.head * image)},
-        {DNNL_ARG_DIFF_DST, Wrap(conv.tail_dst, e, gradient + conv.head * output)},
-        {DNNL_ARG_DIFF_WEIGHTS, Wrap(blocked_desc, e, conv.tail_buffer.data())},
-        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.tail_pd.scratchpad_desc(), e, 1)}});
-  } else if (part == 0) {
+  if (part == 0) {
     memory weights = Reordered(conv.weights_user, conv.data_pd.weights_desc(), weight, e, stream);
     conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, gradient)},
         {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, e, array_gradient)},
         {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), e, 0)}});
-    if (conv.head > 0)  // the first images' share, after backward-data on the same thread
-      conv.head_weights.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.head_src, e, array)},
-          {DNNL_ARG_DIFF_DST, Wrap(conv.head_dst, e, gradient)},
-          {DNNL_ARG_DIFF_WEIGHTS, Wrap(blocked_desc, e, conv.head_buffer.data())},
-          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.head_pd.scratchpad_desc(), e, 0)}});
   } else if (conv.gemm_weights) {
     WeightGradientByGemm(key, array, gradient, weight_gradient);
   } else {
@@ -340,12 +303,6 @@ void RunPart(const Key& key, Conv& conv, int part, const float* array, const flo
   stream.wait();
 }
 
-// Side by side, oneDNN's one-thread weight gradient is the longer part on every 3x3 layer (AMD Zen5, in the ResNet-18
-// b32 step, thread CPU ms a call, data / weights, load 5: 64 ch 32x32 12.5 / 15.8, 128 ch 16x16 11.5 / 14.8, 256 ch
-// 8x8 11.4 / 15.3, stride 2 7.1-7.5 / 9.6-10.7), the data thread waiting for the rest; with ``head`` (N/8 images) of
-// the weight gradient moved to the data thread, 14.4 / 13.6, 13.4 / 13.0, 13.2 / 12.7, 8.5-8.6 / 8.2-9.3 (load 12),
-// the shares added in the primitive's layout (float32 sums in another order); benchmarks/cpu_speed_notes.md, 26th
-// pass. The 512-channel 4x4 layers (direct JIT) are left: their weight gradient's cost is its 2.4M outputs.
 // The backward call on host pointers: "" or what failed; throws dnnl::error.
 std::string Backward(const Key& key, const float* array, const float* weight, const float* gradient,
                      float* array_gradient, float* weight_gradient) {
@@ -367,16 +324,6 @@ std::string Backward(const Key& key, const float* array, const float* weight, co
   } else {
     part(0);
     part(1);
-  }
-  if (conv.head > 0 && failures[0].empty() && failures[1].empty()) {  // the shares added, then laid out OIHW
-    float* total = conv.tail_buffer.data();
-    const float* share = conv.head_buffer.data();
-    for (size_t i = 0; i < conv.tail_buffer.size(); ++i) total[i] += share[i];
-    dnnl::stream stream(conv.engine);
-    memory blocked = Wrap(conv.weights_pd.diff_weights_desc(), conv.engine, total);
-    memory user = Wrap(conv.weights_user, conv.engine, weight_gradient);
-    dnnl::reorder(blocked, user).execute(stream, blocked, user);
-    stream.wait();
   }
   return failures[0].empty() ? failures[1] : failures[0];
 }

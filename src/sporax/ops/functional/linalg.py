@@ -61,6 +61,8 @@ def _promoted(*arrays):
 def _check_matmul_shapes(first, second):
     """MindSpore 2.10's MatMulExt errors (ops.matmul, mint.matmul, ``@``): a 1-D ``other`` that does not fit is
     MatMul's ValueError, a mismatched inner dimension or unbroadcastable batch dimensions RuntimeError."""
+    if not all(isinstance(dim, (int, np.integer)) for dim in first + second):
+        return  # symbolic dimensions (an export with dynamic shapes): the compiler checks them
     shapes = f"(input shape {first}, other shape {second})"
     if len(second) == 1:
         if first[-1] != second[0]:
